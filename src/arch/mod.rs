@@ -1,0 +1,246 @@
+//! Expansion kernels and the dispatch between them.
+//!
+//! A kernel turns aligned `u64` words (64 rows each, already shift-merged,
+//! negated and masked by validity in [`crate::raw`]) into 64 bytes of 0/1 each.
+//! Nothing here knows about bit offsets or tails.
+//!
+//! - `portable`: a 256-entry table, always compiled.
+//! - `x86_64::sse2`: baseline on every x86_64 CPU, so always available there.
+//! - `x86_64::avx2`: chosen at run time (with `std`) or at compile time
+//!   (`-C target-feature=+avx2` / `target-cpu=native`, without `std`).
+//! - `x86_64::avx512`: AVX-512BW, a mask register expanded in one instruction;
+//!   chosen only where the CPU has it.
+//!
+//! A NEON kernel would live in `aarch64/neon.rs` with the same shape: a token
+//! type whose constructor proves the feature, and an `expand` method.
+//!
+//! A [`Kernel`] value proves that the CPU runs it: the only ways to get one are
+//! [`Kernel::portable`], [`Kernel::available`], [`Kernel::best`] and the
+//! per-ISA constructors, which return `None` where the feature is missing.
+
+pub(crate) mod portable;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_64;
+
+use core::fmt;
+
+/// An expansion kernel that this CPU can run.
+///
+/// Use it with [`crate::raw::unpack_with`] to force one code path (tests,
+/// benchmarks, or a deployment that wants a fixed choice).
+///
+/// # Examples
+///
+/// ```
+/// use bitbytes::raw::{unpack_naive, unpack_with, Kernel};
+///
+/// let values = [0b1010_1010u8; 16];
+/// let mut want = [0u8; 100];
+/// unpack_naive(&values, None, 5, 100, false, &mut want).unwrap();
+/// for kernel in Kernel::available() {
+///     let mut got = [0u8; 100];
+///     unpack_with(kernel, &values, None, 5, 100, false, &mut got).unwrap();
+///     assert_eq!(got, want, "{kernel}");
+/// }
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Kernel(Inner);
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Inner {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Sse2(x86_64::sse2::Sse2),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(x86_64::avx2::Avx2),
+    #[cfg(target_arch = "x86_64")]
+    Avx512(x86_64::avx512::Avx512),
+}
+
+impl Kernel {
+    /// The table kernel: runs everywhere.
+    pub const fn portable() -> Kernel {
+        Kernel(Inner::Portable)
+    }
+
+    /// The SSE2 kernel, or `None` off x86_64.
+    pub fn sse2() -> Option<Kernel> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            Some(Kernel(Inner::Sse2(x86_64::sse2::Sse2::new())))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            None
+        }
+    }
+
+    /// The AVX2 kernel, or `None` where the CPU (or, without `std`, the
+    /// compile-time target features) lacks AVX2.
+    pub fn avx2() -> Option<Kernel> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            x86_64::avx2::Avx2::new().map(|t| Kernel(Inner::Avx2(t)))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            None
+        }
+    }
+
+    /// The AVX-512BW kernel, or `None` where the CPU (or, without `std`, the
+    /// compile-time target features) lacks AVX-512BW.
+    pub fn avx512() -> Option<Kernel> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            x86_64::avx512::Avx512::new().map(|t| Kernel(Inner::Avx512(t)))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            None
+        }
+    }
+
+    /// Every kernel this CPU can run, slowest first; the last one is
+    /// [`Kernel::best`].
+    pub fn available() -> impl Iterator<Item = Kernel> {
+        [
+            Some(Kernel::portable()),
+            Kernel::sse2(),
+            Kernel::avx2(),
+            Kernel::avx512(),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    /// The kernel that [`crate::unpack`] uses: the widest one available.
+    ///
+    /// With `std` the CPU is asked once and the answer cached (an atomic load
+    /// afterwards); without `std` the choice is made at compile time from the
+    /// enabled target features.
+    #[inline]
+    pub fn best() -> Kernel {
+        #[cfg(feature = "std")]
+        {
+            cache::best()
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            Kernel::detect()
+        }
+    }
+
+    /// Asks the CPU (or the compile-time features) for the widest kernel.
+    fn detect() -> Kernel {
+        let mut best = Kernel::portable();
+        for k in Kernel::available() {
+            best = k;
+        }
+        best
+    }
+
+    /// A short lowercase name: `portable`, `sse2`, `avx2` or `avx512bw`.
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            Inner::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Inner::Sse2(_) => "sse2",
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx2(_) => "avx2",
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx512(_) => "avx512bw",
+        }
+    }
+
+    /// Expands `words` into `out`, 64 bytes of 0/1 per word
+    /// (`out.len() == 64 * words.len()`).
+    #[inline]
+    pub(crate) fn expand(self, words: &[u64], out: &mut [u8]) {
+        debug_assert_eq!(out.len(), words.len() * 64);
+        match self.0 {
+            Inner::Portable => portable::expand(words, out),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Sse2(t) => t.expand(words, out),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx2(t) => t.expand(words, out),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx512(t) => t.expand(words, out),
+        }
+    }
+}
+
+impl fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Kernel({})", self.name())
+    }
+}
+
+impl fmt::Display for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The run-time choice, made once per process (memchr's "ifunc" idea, with a
+/// code instead of a function pointer: the dispatch is one `match` per batch
+/// of 2048 rows, and caching a code needs no `unsafe` transmute).
+#[cfg(feature = "std")]
+mod cache {
+    use super::{Inner, Kernel};
+    use core::sync::atomic::{AtomicU8, Ordering};
+
+    /// 0: not chosen yet; otherwise the code of the chosen kernel.
+    static BEST: AtomicU8 = AtomicU8::new(0);
+
+    const PORTABLE: u8 = 1;
+    #[cfg(target_arch = "x86_64")]
+    const SSE2: u8 = 2;
+    #[cfg(target_arch = "x86_64")]
+    const AVX2: u8 = 3;
+    #[cfg(target_arch = "x86_64")]
+    const AVX512: u8 = 4;
+
+    #[inline]
+    pub(super) fn best() -> Kernel {
+        match BEST.load(Ordering::Relaxed) {
+            #[cfg(target_arch = "x86_64")]
+            SSE2 => Kernel(Inner::Sse2(super::x86_64::sse2::Sse2::new())),
+            #[cfg(target_arch = "x86_64")]
+            AVX2 => {
+                // SAFETY: AVX2 is stored only by `choose`, after
+                // `Avx2::new()` confirmed that the CPU has AVX2.
+                Kernel(Inner::Avx2(unsafe {
+                    super::x86_64::avx2::Avx2::new_unchecked()
+                }))
+            }
+            #[cfg(target_arch = "x86_64")]
+            AVX512 => {
+                // SAFETY: AVX512 is stored only by `choose`, after
+                // `Avx512::new()` confirmed that the CPU has AVX-512BW.
+                Kernel(Inner::Avx512(unsafe {
+                    super::x86_64::avx512::Avx512::new_unchecked()
+                }))
+            }
+            PORTABLE => Kernel::portable(),
+            _ => choose(),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn choose() -> Kernel {
+        let k = Kernel::detect();
+        let code = match k.0 {
+            Inner::Portable => PORTABLE,
+            #[cfg(target_arch = "x86_64")]
+            Inner::Sse2(_) => SSE2,
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx2(_) => AVX2,
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx512(_) => AVX512,
+        };
+        BEST.store(code, Ordering::Relaxed);
+        k
+    }
+}

@@ -1,0 +1,74 @@
+//! AVX-512BW: a 64-row word is a mask register; `vmovdqu8` with zero-masking
+//! of a vector of ones writes the 64 output bytes in one instruction.
+//!
+//! Chosen only where the CPU reports AVX-512BW. Its test runs wherever that
+//! holds; the dispatcher skips it elsewhere.
+
+use core::arch::x86_64::*;
+
+/// Proof that the CPU supports AVX-512BW (and AVX-512F).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Avx512(());
+
+impl Avx512 {
+    /// `Some` when the CPU supports AVX-512F and AVX-512BW (with `std`: asked
+    /// at run time; without: the compile-time target features).
+    #[inline]
+    pub(crate) fn new() -> Option<Avx512> {
+        #[cfg(feature = "std")]
+        let yes =
+            std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw");
+        #[cfg(not(feature = "std"))]
+        let yes = cfg!(all(target_feature = "avx512f", target_feature = "avx512bw"));
+        if yes {
+            Some(Avx512(()))
+        } else {
+            None
+        }
+    }
+
+    /// # Safety
+    ///
+    /// - The CPU must support AVX-512F and AVX-512BW.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    #[inline]
+    pub(crate) unsafe fn new_unchecked() -> Avx512 {
+        Avx512(())
+    }
+
+    /// Expands `words` into `out` (`out.len() == 64 * words.len()`).
+    #[inline]
+    pub(crate) fn expand(self, words: &[u64], out: &mut [u8]) {
+        assert_eq!(out.len(), words.len() * 64);
+        // SAFETY: `self` proves AVX-512BW; the lengths were checked above.
+        unsafe { expand_avx512(words, out) }
+    }
+}
+
+/// # Safety
+///
+/// - The CPU must support AVX-512F and AVX-512BW.
+/// - `out.len() == 64 * words.len()`.
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn expand_avx512(words: &[u64], out: &mut [u8]) {
+    let one = _mm512_set1_epi8(1);
+    let p = out.as_mut_ptr().cast::<__m512i>();
+    for (i, &w) in words.iter().enumerate() {
+        let v = _mm512_maskz_mov_epi8(w, one);
+        // SAFETY: `out` holds `64 * words.len()` bytes and `i <
+        // words.len()`, so the 64 bytes at `64 * i` are inside it;
+        // `storeu` needs no alignment.
+        unsafe { _mm512_storeu_si512(p.add(i), v) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn matches_the_oracle() {
+        match crate::raw::Kernel::avx512() {
+            Some(k) => crate::raw::tests::check_kernel(k),
+            None => std::eprintln!("AVX-512BW not available on this CPU: kernel not tested here"),
+        }
+    }
+}

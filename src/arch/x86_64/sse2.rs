@@ -1,0 +1,61 @@
+//! SSE2: baseline on every x86_64 CPU. Three rounds of `punpckl/h` spread each
+//! bitmap byte over eight lanes, then `and` with the per-lane bit and
+//! `min(x, 1)` give 0/1 bytes: four 16-byte stores per 64 rows.
+
+use core::arch::x86_64::*;
+
+/// Proof that SSE2 is available (always, on x86_64).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Sse2(());
+
+impl Sse2 {
+    /// SSE2 is part of the x86_64 baseline, so this always succeeds.
+    #[inline]
+    pub(crate) fn new() -> Sse2 {
+        Sse2(())
+    }
+
+    /// Expands `words` into `out` (`out.len() == 64 * words.len()`).
+    #[inline]
+    pub(crate) fn expand(self, words: &[u64], out: &mut [u8]) {
+        assert_eq!(out.len(), words.len() * 64);
+        // SAFETY: SSE2 is part of the x86_64 baseline, so every x86_64 CPU
+        // runs `expand_sse2`; the lengths were checked above.
+        unsafe { expand_sse2(words, out) }
+    }
+}
+
+/// Expands `words` into `out` (`out.len() == 64 * words.len()`).
+#[target_feature(enable = "sse2")]
+fn expand_sse2(words: &[u64], out: &mut [u8]) {
+    let bits = _mm_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
+    let one = _mm_set1_epi8(1);
+    for (&w, dst) in words.iter().zip(out.chunks_exact_mut(64)) {
+        let v = _mm_cvtsi64_si128(w as i64);
+        let x = _mm_unpacklo_epi8(v, v); // b0 b0 b1 b1 .. b7 b7
+        let lo = _mm_unpacklo_epi16(x, x); // b0 x4 .. b3 x4
+        let hi = _mm_unpackhi_epi16(x, x); // b4 x4 .. b7 x4
+        let q = [
+            _mm_unpacklo_epi32(lo, lo), // b0 x8, b1 x8
+            _mm_unpackhi_epi32(lo, lo), // b2 x8, b3 x8
+            _mm_unpacklo_epi32(hi, hi), // b4 x8, b5 x8
+            _mm_unpackhi_epi32(hi, hi), // b6 x8, b7 x8
+        ];
+        let p = dst.as_mut_ptr().cast::<__m128i>();
+        for (j, q) in q.into_iter().enumerate() {
+            let r = _mm_min_epu8(_mm_and_si128(q, bits), one);
+            // SAFETY: `dst` is 64 bytes long, so the 16 bytes at
+            // `16 * j` for `j < 4` are inside it; `storeu` has no
+            // alignment requirement.
+            unsafe { _mm_storeu_si128(p.add(j), r) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn matches_the_oracle() {
+        crate::raw::tests::check_kernel(super::super::super::Kernel::sse2().unwrap());
+    }
+}

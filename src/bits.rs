@@ -1,0 +1,113 @@
+//! Offset arithmetic, in one place.
+//!
+//! A [`BitSlice`] is a bitmap read from an arbitrary bit offset. It hands out
+//! whole 64-row words (shift-merged from the unaligned bytes: one 8-byte load,
+//! one extra byte, two shifts) and the last partial word, so that every kernel
+//! downstream sees aligned `u64` words only.
+
+/// A bitmap read from bit `bit_offset` of `bytes`, LSB first.
+///
+/// Invariant (checked by the public entry points before one is built): `bytes`
+/// holds every bit the caller asks for, that is `ceil((bit_offset + len) / 8)`
+/// bytes for the `len` rows it reads.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BitSlice<'a> {
+    bytes: &'a [u8],
+    bit_offset: usize,
+}
+
+impl<'a> BitSlice<'a> {
+    /// Views `bytes` from bit `bit_offset` on.
+    #[inline]
+    pub(crate) fn new(bytes: &'a [u8], bit_offset: usize) -> Self {
+        BitSlice { bytes, bit_offset }
+    }
+
+    /// Rows `64 * i .. 64 * i + 64` as a `u64`, row `64 * i` in the least
+    /// significant bit.
+    ///
+    /// Reads the 8 bytes holding the word, plus one more when the offset is not
+    /// a multiple of 8 (that byte holds the word's last bits, so it is inside
+    /// the bitmap whenever the whole word is).
+    #[inline(always)]
+    pub(crate) fn word(&self, i: usize) -> u64 {
+        let pos = self.bit_offset + 64 * i;
+        let start = pos / 8;
+        let shift = (pos % 8) as u32;
+        let mut lo = [0u8; 8];
+        lo.copy_from_slice(&self.bytes[start..start + 8]);
+        let lo = u64::from_le_bytes(lo);
+        if shift == 0 {
+            lo
+        } else {
+            (lo >> shift) | (u64::from(self.bytes[start + 8]) << (64 - shift))
+        }
+    }
+
+    /// The `n <= 64` rows from row `start` on, in the low `n` bits of a `u64`
+    /// (higher bits 0). Reads only the bytes that hold those rows.
+    #[inline]
+    pub(crate) fn bits(&self, start: usize, n: usize) -> u64 {
+        debug_assert!(n <= 64);
+        if n == 0 {
+            return 0;
+        }
+        let pos = self.bit_offset + start;
+        let first = pos / 8;
+        let last = (pos + n - 1) / 8;
+        let mut acc: u128 = 0;
+        for (j, &b) in self.bytes[first..=last].iter().enumerate() {
+            acc |= u128::from(b) << (8 * j);
+        }
+        let w = (acc >> (pos % 8)) as u64;
+        if n == 64 {
+            w
+        } else {
+            w & ((1u64 << n) - 1)
+        }
+    }
+}
+
+/// Bit `i` of an LSB-first bitmap (the per-row accessor of the oracles).
+#[inline]
+pub(crate) fn get_bit(bytes: &[u8], i: usize) -> bool {
+    (bytes[i / 8] >> (i % 8)) & 1 == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_and_bits_match_get_bit_on_every_offset() {
+        let bytes: [u8; 24] = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0x5a);
+        for off in 0..64 {
+            let s = BitSlice::new(&bytes, off);
+            let w = s.word(0);
+            for r in 0..64 {
+                assert_eq!(
+                    (w >> r) & 1 == 1,
+                    get_bit(&bytes, off + r),
+                    "off {off} row {r}"
+                );
+            }
+            for n in 0..=64 {
+                let b = s.bits(3, n);
+                for r in 0..64 {
+                    let want = r < n && get_bit(&bytes, off + 3 + r);
+                    assert_eq!((b >> r) & 1 == 1, want, "off {off} n {n} row {r}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bits_reads_only_the_bytes_it_needs() {
+        // 5 rows from bit 7 need exactly bytes 0 and 1.
+        let bytes = [0x80u8, 0x0f];
+        assert_eq!(BitSlice::new(&bytes, 7).bits(0, 5), 0b11111);
+        // A full word at offset 0 needs exactly 8 bytes.
+        let bytes = [0xffu8; 8];
+        assert_eq!(BitSlice::new(&bytes, 0).word(0), u64::MAX);
+    }
+}

@@ -1,0 +1,72 @@
+//! Move predicate results between bitmaps (one bit per row, LSB first, as in
+//! Apache Arrow) and byte masks (one `0`/`1` byte per row), at the speed of
+//! memory.
+//!
+//! A comparison or set-membership kernel returns a bitmap plus a validity
+//! bitmap; the selection path of many engines wants one byte per row.
+//! [`unpack`] does that conversion: a null row is `0`, and `negate` turns an
+//! IN result into NOT IN without selecting null rows.
+//!
+//! # Bit layout
+//!
+//! Row `i` of a bitmap that starts at bit offset `o` lives in byte
+//! `(o + i) / 8`, bit `(o + i) % 8`, counting from the least significant bit:
+//!
+//! ```text
+//! byte:        0                 1
+//! bit:    7 6 5 4 3 2 1 0 | 7 6 5 4 3 2 1 0
+//! row:    4 3 2 1 0 . . . | . . . . . 7 6 5      (bit offset 3, 8 rows)
+//! ```
+//!
+//! # Example
+//!
+//! ```
+//! use bitbytes::unpack;
+//!
+//! let values = [0b1010_1101u8, 0b1];
+//! let validity = [0b1111_0111u8, 0b1];
+//! let mut mask = [0u8; 6];
+//! // 6 rows from bit offset 3: values 1,0,1,0,1,1 ; row 0 is null.
+//! unpack(&values, Some(&validity), 3, 6, false, &mut mask)?;
+//! assert_eq!(mask, [0, 0, 1, 0, 1, 1]);
+//! # Ok::<(), bitbytes::Error>(())
+//! ```
+//!
+//! # Kernels and dispatch
+//!
+//! [`unpack`] shift-merges each 64-row word from the unaligned input, applies
+//! negate and validity once per word, and hands whole words to an expansion
+//! [`raw::Kernel`]: a 256-entry table (portable), SSE2, AVX2 or AVX-512BW. With
+//! the `std` feature the widest kernel the CPU supports is detected once and
+//! cached; without `std` the choice is made at compile time from the enabled
+//! target features (so `-C target-cpu=native` gets AVX2 in a `no_std` build).
+//! [`raw::unpack_with`] forces one kernel, with the same contract.
+//!
+//! # Crate features
+//!
+//! - `std` (default): run-time CPU feature detection; implies `alloc`.
+//! - `alloc`: the owning types that need a heap.
+//!
+//! Without default features the crate is `#![no_std]` and never allocates:
+//! every function writes into slices the caller owns.
+#![no_std]
+#![deny(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(any(feature = "std", test))]
+extern crate std;
+
+mod arch;
+mod bits;
+mod error;
+pub mod raw;
+
+pub use error::Error;
+pub use raw::{unpack, unpack_naive};
+
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
