@@ -1,1 +1,148 @@
-fn main() {}
+//! `unpack` against the per-row loop it replaces (`unpack_naive`) and the
+//! store-bandwidth limit (`slice::fill` of the same output), per size, side by
+//! side in one group so the ratios come from one run.
+//!
+//! ```text
+//! cargo bench --bench unpack
+//! ```
+//!
+//! Groups: `unpack/<rows>` with validity and negate on, offsets 0 and 3, each
+//! kernel; `unpack_variants/64Ki` for the no-validity and negate-off cases.
+
+use bitbytes::raw::{unpack_with, Kernel};
+use bitbytes::{unpack, unpack_naive};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use std::hint::black_box;
+use std::time::Duration;
+
+fn bytes(n: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+fn sizes(c: &mut Criterion) {
+    for (rows, label) in [
+        (4usize << 10, "4Ki"),
+        (64 << 10, "64Ki"),
+        (1 << 20, "1Mi"),
+        (16 << 20, "16Mi"),
+    ] {
+        let values = bytes(rows / 8 + 16, 1);
+        let validity: Vec<u8> = bytes(rows / 8 + 16, 2)
+            .iter()
+            .zip(bytes(rows / 8 + 16, 3))
+            .map(|(a, b)| a | b)
+            .collect();
+        let mut out = vec![0u8; rows];
+        let mut g = c.benchmark_group(format!("unpack/{label}"));
+        g.throughput(Throughput::Elements(rows as u64));
+        if rows >= 1 << 20 {
+            g.sample_size(10).measurement_time(Duration::from_secs(2));
+        } else {
+            g.measurement_time(Duration::from_secs(1));
+        }
+        g.warm_up_time(Duration::from_millis(300));
+        g.bench_function("fill", |b| {
+            b.iter(|| black_box(&mut out[..]).fill(black_box(1)))
+        });
+        for off in [0usize, 3] {
+            g.bench_function(BenchmarkId::new("naive", off), |b| {
+                b.iter(|| {
+                    unpack_naive(
+                        black_box(&values),
+                        Some(&validity),
+                        off,
+                        rows,
+                        true,
+                        black_box(&mut out),
+                    )
+                    .unwrap()
+                })
+            });
+            g.bench_function(BenchmarkId::new("unpack", off), |b| {
+                b.iter(|| {
+                    unpack(
+                        black_box(&values),
+                        Some(&validity),
+                        off,
+                        rows,
+                        true,
+                        black_box(&mut out),
+                    )
+                    .unwrap()
+                })
+            });
+            for k in Kernel::available() {
+                g.bench_function(BenchmarkId::new(k.name(), off), |b| {
+                    b.iter(|| {
+                        unpack_with(
+                            k,
+                            black_box(&values),
+                            Some(&validity),
+                            off,
+                            rows,
+                            true,
+                            black_box(&mut out),
+                        )
+                        .unwrap()
+                    })
+                });
+            }
+        }
+        g.finish();
+    }
+}
+
+fn variants(c: &mut Criterion) {
+    let rows = 64 << 10;
+    let values = bytes(rows / 8 + 16, 1);
+    let validity = bytes(rows / 8 + 16, 2);
+    let mut out = vec![0u8; rows];
+    let mut g = c.benchmark_group("unpack_variants/64Ki");
+    g.throughput(Throughput::Elements(rows as u64));
+    g.measurement_time(Duration::from_secs(1))
+        .warm_up_time(Duration::from_millis(300));
+    for (name, valid, negate) in [
+        ("no_validity/negate_off", None, false),
+        ("no_validity/negate_on", None, true),
+        ("validity/negate_off", Some(&validity[..]), false),
+    ] {
+        g.bench_function(BenchmarkId::new("naive", name), |b| {
+            b.iter(|| {
+                unpack_naive(
+                    black_box(&values),
+                    valid,
+                    0,
+                    rows,
+                    negate,
+                    black_box(&mut out),
+                )
+                .unwrap()
+            })
+        });
+        g.bench_function(BenchmarkId::new("unpack", name), |b| {
+            b.iter(|| {
+                unpack(
+                    black_box(&values),
+                    valid,
+                    0,
+                    rows,
+                    negate,
+                    black_box(&mut out),
+                )
+                .unwrap()
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, sizes, variants);
+criterion_main!(benches);

@@ -1,1 +1,145 @@
-fn main() {}
+//! Side-by-side throughput of `unpack` against the per-row loop it replaces
+//! (`unpack_naive`) and against the physical limit (`slice::fill` of the same
+//! output bytes), per size and per kernel.
+//!
+//! ```text
+//! cargo run --release --example throughput
+//! ```
+//!
+//! Every measured call is first checked against `unpack_naive`. Times are the
+//! best of several runs, interleaved so that each column sees the same machine
+//! state; the ratios in the last columns are what to quote.
+
+use bitbytes::raw::{unpack_with, Kernel};
+use bitbytes::{unpack, unpack_naive};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+const SIZES: [(usize, &str); 4] = [
+    (4 << 10, "4 Ki"),
+    (64 << 10, "64 Ki"),
+    (1 << 20, "1 Mi"),
+    (16 << 20, "16 Mi"),
+];
+
+/// Pseudo-random bytes (xorshift), so the branch-free kernels see real data.
+fn bytes(n: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+/// Best time of `f` over enough repetitions to fill about `budget`.
+fn best_of(budget: Duration, mut f: impl FnMut()) -> Duration {
+    f(); // warm up (page faults, caches)
+    let start = Instant::now();
+    let mut best = Duration::MAX;
+    let mut runs = 0;
+    while runs < 3 || (start.elapsed() < budget && runs < 10_000) {
+        let t = Instant::now();
+        f();
+        best = best.min(t.elapsed());
+        runs += 1;
+    }
+    best
+}
+
+fn grows(rows: usize, t: Duration) -> f64 {
+    rows as f64 / t.as_secs_f64() / 1e9
+}
+
+fn main() {
+    let kernels: Vec<Kernel> = Kernel::available().collect();
+    println!(
+        "bitbytes unpack throughput, dispatched kernel: {} (available: {})",
+        Kernel::best(),
+        kernels
+            .iter()
+            .map(|k| k.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    println!("with validity, negate on; Grows/s = 10^9 rows (output bytes) per second; best of several runs\n");
+    println!(
+        "{:>6} {:>6} {:>10} | {:>8} {:>8} {:>8} | {:>11} {:>11}",
+        "rows", "offset", "kernel", "naive", "unpack", "fill", "unpack/naive", "unpack/fill"
+    );
+    for (rows, label) in SIZES {
+        let budget = Duration::from_millis(if rows >= 16 << 20 { 600 } else { 250 });
+        let values = bytes(rows / 8 + 16, 1);
+        let validity: Vec<u8> = bytes(rows / 8 + 16, 2)
+            .iter()
+            .zip(bytes(rows / 8 + 16, 3))
+            .map(|(a, b)| a | b)
+            .collect();
+        let mut out = vec![0u8; rows];
+        let mut want = vec![0u8; rows];
+        for off in [0usize, 3] {
+            unpack_naive(&values, Some(&validity), off, rows, true, &mut want).unwrap();
+            let naive = best_of(budget, || {
+                unpack_naive(
+                    black_box(&values),
+                    Some(&validity),
+                    off,
+                    rows,
+                    true,
+                    black_box(&mut out),
+                )
+                .unwrap()
+            });
+            let fill = best_of(budget, || black_box(&mut out[..]).fill(black_box(1)));
+            let mut row = |name: &str, t: Duration| {
+                println!(
+                    "{:>6} {:>6} {:>10} | {:>8.2} {:>8.2} {:>8.2} | {:>11.1}x {:>10.2}x",
+                    label,
+                    off,
+                    name,
+                    grows(rows, naive),
+                    grows(rows, t),
+                    grows(rows, fill),
+                    naive.as_secs_f64() / t.as_secs_f64(),
+                    fill.as_secs_f64() / t.as_secs_f64()
+                );
+            };
+            out.fill(7);
+            unpack(&values, Some(&validity), off, rows, true, &mut out).unwrap();
+            assert_eq!(out, want, "unpack disagrees with unpack_naive");
+            let t = best_of(budget, || {
+                unpack(
+                    black_box(&values),
+                    Some(&validity),
+                    off,
+                    rows,
+                    true,
+                    black_box(&mut out),
+                )
+                .unwrap()
+            });
+            row("dispatch", t);
+            for &k in &kernels {
+                out.fill(7);
+                unpack_with(k, &values, Some(&validity), off, rows, true, &mut out).unwrap();
+                assert_eq!(out, want, "{k} disagrees with unpack_naive");
+                let t = best_of(budget, || {
+                    unpack_with(
+                        k,
+                        black_box(&values),
+                        Some(&validity),
+                        off,
+                        rows,
+                        true,
+                        black_box(&mut out),
+                    )
+                    .unwrap()
+                });
+                row(k.name(), t);
+            }
+        }
+    }
+}

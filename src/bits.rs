@@ -1,9 +1,10 @@
 //! Offset arithmetic, in one place.
 //!
-//! A [`BitSlice`] is a bitmap read from an arbitrary bit offset. It hands out
-//! whole 64-row words (shift-merged from the unaligned bytes: one 8-byte load,
-//! one extra byte, two shifts) and the last partial word, so that every kernel
-//! downstream sees aligned `u64` words only.
+//! A [`BitSlice`] is a bitmap read from an arbitrary bit offset. It hands the
+//! kernels a [`Words`] window of whole 64-row words (shift-merged from the
+//! unaligned bytes with two loads and two shifts, no branch) and reads the
+//! last word or two itself ([`BitSlice::bits`]), so that no kernel deals with
+//! offsets or tails.
 
 /// A bitmap read from bit `bit_offset` of `bytes`, LSB first.
 ///
@@ -21,27 +22,6 @@ impl<'a> BitSlice<'a> {
     #[inline]
     pub(crate) fn new(bytes: &'a [u8], bit_offset: usize) -> Self {
         BitSlice { bytes, bit_offset }
-    }
-
-    /// Rows `64 * i .. 64 * i + 64` as a `u64`, row `64 * i` in the least
-    /// significant bit.
-    ///
-    /// Reads the 8 bytes holding the word, plus one more when the offset is not
-    /// a multiple of 8 (that byte holds the word's last bits, so it is inside
-    /// the bitmap whenever the whole word is).
-    #[inline(always)]
-    pub(crate) fn word(&self, i: usize) -> u64 {
-        let pos = self.bit_offset + 64 * i;
-        let start = pos / 8;
-        let shift = (pos % 8) as u32;
-        let mut lo = [0u8; 8];
-        lo.copy_from_slice(&self.bytes[start..start + 8]);
-        let lo = u64::from_le_bytes(lo);
-        if shift == 0 {
-            lo
-        } else {
-            (lo >> shift) | (u64::from(self.bytes[start + 8]) << (64 - shift))
-        }
     }
 
     /// The `n <= 64` rows from row `start` on, in the low `n` bits of a `u64`
@@ -68,6 +48,99 @@ impl<'a> BitSlice<'a> {
     }
 }
 
+impl<'a> BitSlice<'a> {
+    /// How many whole words, from word 0 on, [`BitSlice::window`] can give:
+    /// each word's window reaches one byte past the word, so a bitmap that
+    /// ends exactly at a word boundary leaves its last word to
+    /// [`BitSlice::bits`].
+    #[inline]
+    pub(crate) fn window_words(&self) -> usize {
+        self.bytes.len().saturating_sub(self.bit_offset / 8 + 1) / 8
+    }
+
+    /// Words `0..n` as a [`Words`] window (`n <= window_words()`, `n > 0`).
+    #[inline]
+    pub(crate) fn window(&self, n: usize) -> Words<'a> {
+        let start = self.bit_offset / 8;
+        Words {
+            bytes: &self.bytes[start..start + 8 * n + 1],
+            shift: (self.bit_offset % 8) as u32,
+        }
+    }
+}
+
+/// Whole 64-row words of a bitmap, ready for a kernel: exactly `8 * n + 1`
+/// bytes starting at the byte that holds word 0's first row, and the bit
+/// `shift` (0..8) of that row inside it.
+///
+/// Word `j` is `(lo >> shift) | (hi << (8 - shift))` where `lo` and `hi` are
+/// the little-endian `u64`s at bytes `8j` and `8j + 1`: `hi` is the same bit
+/// stream one byte later, so the two agree wherever they overlap and `hi`
+/// brings the `shift` bits past `lo`'s end. For `shift == 0` the formula still
+/// holds, so there is no branch, and every load stays inside the window.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Words<'a> {
+    bytes: &'a [u8],
+    shift: u32,
+}
+
+impl<'a> Words<'a> {
+    /// Number of words.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.bytes.len() / 8
+    }
+
+    /// The window's bytes (`8 * len() + 1` of them).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[inline]
+    pub(crate) fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The bit offset (0..8) of word 0 inside byte 0.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[inline]
+    pub(crate) fn shift(&self) -> u32 {
+        self.shift
+    }
+
+    /// Words `0..n` and `n..len()` as two windows (`n <= len()`).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[inline]
+    pub(crate) fn split_at(&self, n: usize) -> (Words<'a>, Words<'a>) {
+        let shift = self.shift;
+        (
+            Words {
+                bytes: &self.bytes[..8 * n + 1],
+                shift,
+            },
+            Words {
+                bytes: &self.bytes[8 * n..],
+                shift,
+            },
+        )
+    }
+
+    /// The words, in order.
+    #[inline]
+    pub(crate) fn iter(&self) -> impl Iterator<Item = u64> + 'a {
+        let shift = self.shift;
+        self.bytes
+            .chunks_exact(8)
+            .zip(self.bytes[1..].chunks_exact(8))
+            .map(move |(lo, hi)| (le_u64(lo) >> shift) | (le_u64(hi) << (8 - shift)))
+    }
+}
+
+/// The little-endian `u64` of an 8-byte chunk.
+#[inline(always)]
+fn le_u64(chunk: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(chunk);
+    u64::from_le_bytes(b)
+}
+
 /// Bit `i` of an LSB-first bitmap (the per-row accessor of the oracles).
 #[inline]
 pub(crate) fn get_bit(bytes: &[u8], i: usize) -> bool {
@@ -83,7 +156,7 @@ mod tests {
         let bytes: [u8; 24] = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0x5a);
         for off in 0..64 {
             let s = BitSlice::new(&bytes, off);
-            let w = s.word(0);
+            let w = s.bits(0, 64);
             for r in 0..64 {
                 assert_eq!(
                     (w >> r) & 1 == 1,
@@ -102,12 +175,29 @@ mod tests {
     }
 
     #[test]
+    fn windows_match_word_on_every_offset() {
+        let bytes: [u8; 40] = core::array::from_fn(|i| (i as u8).wrapping_mul(101) ^ 0xa7);
+        for off in 0..64 {
+            let s = BitSlice::new(&bytes, off);
+            let n = s.window_words();
+            // 40 bytes from byte off/8: each window word needs one extra byte.
+            assert_eq!(n, (40 - off / 8 - 1) / 8);
+            let w = s.window(n);
+            assert_eq!(w.len(), n);
+            let words: std::vec::Vec<u64> = w.iter().collect();
+            for (j, &word) in words.iter().enumerate() {
+                assert_eq!(word, s.bits(64 * j, 64), "off {off} word {j}");
+            }
+        }
+    }
+
+    #[test]
     fn bits_reads_only_the_bytes_it_needs() {
         // 5 rows from bit 7 need exactly bytes 0 and 1.
         let bytes = [0x80u8, 0x0f];
         assert_eq!(BitSlice::new(&bytes, 7).bits(0, 5), 0b11111);
         // A full word at offset 0 needs exactly 8 bytes.
         let bytes = [0xffu8; 8];
-        assert_eq!(BitSlice::new(&bytes, 0).word(0), u64::MAX);
+        assert_eq!(BitSlice::new(&bytes, 0).bits(0, 64), u64::MAX);
     }
 }

@@ -4,9 +4,9 @@
 //! then split the rows into whole 64-row words and one partial tail word.
 //! [`BitSlice`](crate::bits) does the offset arithmetic: each word is
 //! shift-merged from the unaligned bytes, so any `bit_offset` runs at the speed
-//! of offset 0. Negate (`xor`) and validity (`and`) are applied once per word,
-//! in batches of 32 words, and the batch goes to a [`Kernel`] that expands
-//! each word to 64 bytes of 0/1.
+//! of offset 0. The whole words go to a [`Kernel`], which applies negate
+//! (`xor`) and validity (`and`) once per word and expands each word to 64
+//! bytes of 0/1; the last word or two take a scalar path.
 
 use crate::arch::portable;
 use crate::bits::{get_bit, BitSlice};
@@ -14,9 +14,6 @@ use crate::error::{check_bitmap, output_too_short, validity_too_short, values_to
 
 pub use crate::arch::Kernel;
 pub use crate::error::Error;
-
-/// Words normalised per kernel call: 2048 rows, 256 bytes on the stack.
-const BATCH_WORDS: usize = 32;
 
 /// Writes one byte per row: `out[i] = 1` when row `i` is valid and its value
 /// bit differs from `negate`, else `0`.
@@ -267,6 +264,10 @@ fn check(
 
 /// The fast path, after `check`: `out.len() == len` and both bitmaps hold
 /// every row.
+///
+/// Three parts: the whole words both bitmaps can give as windows (the
+/// kernel's part, nearly everything), at most one more whole word that ends
+/// exactly at a bitmap's last byte, and the last partial word.
 fn expand_rows(
     kernel: Kernel,
     values: BitSlice<'_>,
@@ -278,38 +279,31 @@ fn expand_rows(
     debug_assert_eq!(out.len(), len);
     let neg = 0u64.wrapping_sub(u64::from(negate));
     let full_words = len / 64;
-    let (body, tail) = out.split_at_mut(full_words * 64);
-
-    let mut buf = [0u64; BATCH_WORDS];
-    let mut first = 0;
-    for chunk in body.chunks_mut(BATCH_WORDS * 64) {
-        let words = &mut buf[..chunk.len() / 64];
-        match validity {
-            None => {
-                for (j, w) in words.iter_mut().enumerate() {
-                    *w = values.word(first + j) ^ neg;
-                }
-            }
-            Some(valid) => {
-                for (j, w) in words.iter_mut().enumerate() {
-                    *w = (values.word(first + j) ^ neg) & valid.word(first + j);
-                }
-            }
-        }
-        kernel.expand(words, chunk);
-        first += words.len();
+    let fast_words = full_words
+        .min(values.window_words())
+        .min(validity.map_or(usize::MAX, |v| v.window_words()));
+    let (body, rest) = out.split_at_mut(fast_words * 64);
+    if fast_words > 0 {
+        kernel.expand(
+            values.window(fast_words),
+            validity.map(|v| v.window(fast_words)),
+            neg,
+            body,
+        );
     }
 
-    if !tail.is_empty() {
-        let start = full_words * 64;
-        let n = tail.len();
+    let mut first = fast_words;
+    for dst in rest.chunks_mut(64) {
+        let n = dst.len();
+        let start = first * 64;
         let mut w = values.bits(start, n) ^ neg;
         if let Some(valid) = validity {
             w &= valid.bits(start, n);
         }
         let mut bytes = [0u8; 64];
         portable::expand_word(w, &mut bytes);
-        tail.copy_from_slice(&bytes[..n]);
+        dst.copy_from_slice(&bytes[..n]);
+        first += 1;
     }
 }
 
@@ -322,7 +316,7 @@ pub(crate) mod tests {
     /// and without validity, both negate values, on slices cut to exactly the
     /// bytes needed, checking that bytes past `len` stay untouched.
     pub(crate) fn check_kernel(kernel: Kernel) {
-        const MAX_ROWS: usize = 64 * (BATCH_WORDS + 3) + 63;
+        const MAX_ROWS: usize = 64 * 40 + 63;
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = move || {
             seed ^= seed << 13;

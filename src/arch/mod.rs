@@ -22,7 +22,36 @@ pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 
+use crate::bits::Words;
 use core::fmt;
+
+/// Calls `f` with each normalised word `(value ^ neg) & valid` and its 64
+/// output bytes: the scalar word loop every kernel shares (the whole loop
+/// for portable, SSE2 and AVX-512, the remainder for AVX2).
+///
+/// The caller guarantees `out.len() == 64 * values.len()` and a validity
+/// window of the same length.
+#[inline(always)]
+pub(crate) fn for_each_word(
+    values: Words<'_>,
+    validity: Option<Words<'_>>,
+    neg: u64,
+    out: &mut [u8],
+    mut f: impl FnMut(u64, &mut [u8; 64]),
+) {
+    let dst = out.chunks_exact_mut(64).map(|d| {
+        let d: &mut [u8; 64] = d.try_into().expect("chunks_exact_mut(64)");
+        d
+    });
+    match validity {
+        None => values.iter().zip(dst).for_each(|(w, d)| f(w ^ neg, d)),
+        Some(valid) => values
+            .iter()
+            .zip(valid.iter())
+            .zip(dst)
+            .for_each(|((w, m), d)| f((w ^ neg) & m, d)),
+    }
+}
 
 /// An expansion kernel that this CPU can run.
 ///
@@ -153,19 +182,31 @@ impl Kernel {
         }
     }
 
-    /// Expands `words` into `out`, 64 bytes of 0/1 per word
-    /// (`out.len() == 64 * words.len()`).
+    /// Writes word `j` of `(values ^ neg) & validity` as 64 bytes of 0/1 at
+    /// `out[64 * j..]`.
+    ///
+    /// # Panics
+    ///
+    /// When `out.len() != 64 * values.len()` or the validity window has
+    /// another length (the callers in this crate never do that).
     #[inline]
-    pub(crate) fn expand(self, words: &[u64], out: &mut [u8]) {
-        debug_assert_eq!(out.len(), words.len() * 64);
+    pub(crate) fn expand(
+        self,
+        values: Words<'_>,
+        validity: Option<Words<'_>>,
+        neg: u64,
+        out: &mut [u8],
+    ) {
+        assert_eq!(out.len(), values.len() * 64);
+        assert!(validity.is_none_or(|v| v.len() == values.len()));
         match self.0 {
-            Inner::Portable => portable::expand(words, out),
+            Inner::Portable => portable::expand(values, validity, neg, out),
             #[cfg(target_arch = "x86_64")]
-            Inner::Sse2(t) => t.expand(words, out),
+            Inner::Sse2(t) => t.expand(values, validity, neg, out),
             #[cfg(target_arch = "x86_64")]
-            Inner::Avx2(t) => t.expand(words, out),
+            Inner::Avx2(t) => t.expand(values, validity, neg, out),
             #[cfg(target_arch = "x86_64")]
-            Inner::Avx512(t) => t.expand(words, out),
+            Inner::Avx512(t) => t.expand(values, validity, neg, out),
         }
     }
 }

@@ -1,6 +1,9 @@
 //! The portable kernel: a 256-entry table, one lookup and one 8-byte store
 //! per 8 rows. Always compiled; the fallback on every target.
 
+use super::for_each_word;
+use crate::bits::Words;
+
 /// `TABLE[b]` is the little-endian `u64` whose byte `i` is bit `i` of `b`
 /// (0 or 1): the eight output bytes of one bitmap byte. 2 KiB, stays in L1.
 pub(crate) const TABLE: [u64; 256] = build_table();
@@ -32,13 +35,9 @@ pub(crate) fn expand_word(w: u64, out: &mut [u8; 64]) {
     }
 }
 
-/// Expands `words` into `out` (`out.len() == 64 * words.len()`).
-pub(crate) fn expand(words: &[u64], out: &mut [u8]) {
-    debug_assert_eq!(out.len(), words.len() * 64);
-    for (&w, dst) in words.iter().zip(out.chunks_exact_mut(64)) {
-        let dst: &mut [u8; 64] = dst.try_into().expect("chunks_exact_mut(64)");
-        expand_word(w, dst);
-    }
+/// Expands `values` (negated by `neg`, masked by `validity`) into `out`.
+pub(crate) fn expand(values: Words<'_>, validity: Option<Words<'_>>, neg: u64, out: &mut [u8]) {
+    for_each_word(values, validity, neg, out, expand_word);
 }
 
 #[cfg(test)]

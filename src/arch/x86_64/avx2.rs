@@ -1,7 +1,11 @@
 //! AVX2: broadcast a 64-row word to all lanes, `vpshufb` so that each output
 //! byte holds its source bitmap byte, `and` with the per-lane bit and
 //! `min(x, 1)`: two 32-byte stores per 64 rows, unrolled four words deep.
+//! The words themselves are shift-merged, negated and masked four at a time
+//! in vector registers before they are spread.
 
+use crate::arch::for_each_word;
+use crate::bits::Words;
 use core::arch::x86_64::*;
 
 /// Proof that the CPU supports AVX2.
@@ -33,42 +37,189 @@ impl Avx2 {
         Avx2(())
     }
 
-    /// Expands `words` into `out` (`out.len() == 64 * words.len()`).
+    /// Writes word `j` of `(values ^ neg) & validity` as 64 bytes of 0/1
+    /// at `out[64 * j..]` (lengths checked by [`crate::raw::Kernel`]).
     #[inline]
-    pub(crate) fn expand(self, words: &[u64], out: &mut [u8]) {
-        assert_eq!(out.len(), words.len() * 64);
-        // SAFETY: `self` proves AVX2; the lengths were checked above.
-        unsafe { expand_avx2(words, out) }
+    pub(crate) fn expand(
+        self,
+        values: Words<'_>,
+        validity: Option<Words<'_>>,
+        neg: u64,
+        out: &mut [u8],
+    ) {
+        // SAFETY: `self` proves AVX2.
+        unsafe { expand_avx2(values, validity, neg, out) }
     }
 }
 
+/// Four words at a time through [`body`], the rest one by one.
+///
 /// # Safety
 ///
 /// - The CPU must support AVX2.
-/// - `out.len() == 64 * words.len()`.
+/// - `out.len() == 64 * values.len()`, and `validity` has `values.len()`
+///   words (checked by `Kernel::expand`).
 #[target_feature(enable = "avx2")]
-unsafe fn expand_avx2(words: &[u64], out: &mut [u8]) {
-    #[rustfmt::skip]
-    let spread_lo = _mm256_setr_epi8(
-        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
-        2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
-    );
-    #[rustfmt::skip]
-    let spread_hi = _mm256_setr_epi8(
-        4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5,
-        6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7,
-    );
+unsafe fn expand_avx2(values: Words<'_>, validity: Option<Words<'_>>, neg: u64, out: &mut [u8]) {
+    let n4 = values.len() / 4 * 4;
+    let (body_values, rest_values) = values.split_at(n4);
+    let (body_out, rest_out) = out.split_at_mut(64 * n4);
+    let rest_validity = match validity {
+        None => {
+            // SAFETY: AVX2 is enabled here; the windows have `n4` words and
+            // `body_out` `64 * n4` bytes (split above).
+            unsafe { body::<false>(body_values, body_values, neg, body_out) };
+            None
+        }
+        Some(valid) => {
+            let (body_valid, rest_valid) = valid.split_at(n4);
+            // SAFETY: as above; `body_valid` has `n4` words too.
+            unsafe { body::<true>(body_values, body_valid, neg, body_out) };
+            Some(rest_valid)
+        }
+    };
+    let m = Masks::new();
+    for_each_word(rest_values, rest_validity, neg, rest_out, |w, dst| {
+        let (a, b) = spread(_mm256_set1_epi64x(w as i64), m.lo0, m.hi0);
+        let p = dst.as_mut_ptr().cast::<__m256i>();
+        // SAFETY: `dst` is 64 bytes: two 32-byte unaligned stores.
+        unsafe {
+            _mm256_storeu_si256(p, a);
+            _mm256_storeu_si256(p.add(1), b);
+        }
+    });
+}
+
+/// The `vpshufb` controls that spread a word's bytes over 64 output bytes
+/// (in-lane: each 128-bit lane must hold the word).
+struct Masks {
+    /// Bytes 0..4 of the word in lane bytes 0..8 (output bytes 0..32).
+    lo0: __m256i,
+    /// Bytes 4..8 of the word in lane bytes 0..8 (output bytes 32..64).
+    hi0: __m256i,
+    /// As `lo0`, for a word in lane bytes 8..16.
+    lo1: __m256i,
+    /// As `hi0`, for a word in lane bytes 8..16.
+    hi1: __m256i,
+}
+
+impl Masks {
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn new() -> Masks {
+        #[rustfmt::skip]
+        let lo0 = _mm256_setr_epi8(
+            0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+            2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
+        );
+        #[rustfmt::skip]
+        let hi0 = _mm256_setr_epi8(
+            4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5,
+            6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7,
+        );
+        let eight = _mm256_set1_epi8(8);
+        Masks {
+            lo0,
+            hi0,
+            lo1: _mm256_add_epi8(lo0, eight),
+            hi1: _mm256_add_epi8(hi0, eight),
+        }
+    }
+}
+
+/// Spreads the word that `lo`/`hi` select from each lane of `v` into two
+/// vectors of 32 bytes of 0/1 (output bytes 0..32 and 32..64).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn spread(v: __m256i, lo: __m256i, hi: __m256i) -> (__m256i, __m256i) {
     let bits = _mm256_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
     let one = _mm256_set1_epi8(1);
-    let p = out.as_mut_ptr().cast::<__m256i>();
+    let a = _mm256_min_epu8(_mm256_and_si256(_mm256_shuffle_epi8(v, lo), bits), one);
+    let b = _mm256_min_epu8(_mm256_and_si256(_mm256_shuffle_epi8(v, hi), bits), one);
+    (a, b)
+}
 
+/// Four normalised words (`(value ^ neg) & valid`) from word `i` of the
+/// windows: two unaligned 32-byte loads per window, shift-merged in lanes.
+///
+/// # Safety
+///
+/// - The CPU must support AVX2.
+/// - `i + 4 <= values.len()` (and the same for `validity` when `VALID`).
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn load4<const VALID: bool>(
+    values: Words<'_>,
+    validity: Words<'_>,
+    neg: __m256i,
+    i: usize,
+) -> __m256i {
+    // SAFETY: forwarded from this function's contract.
+    let w = _mm256_xor_si256(unsafe { merged(values, i) }, neg);
+    if VALID {
+        // SAFETY: forwarded from this function's contract.
+        _mm256_and_si256(w, unsafe { merged(validity, i) })
+    } else {
+        w
+    }
+}
+
+/// Words `i..i + 4` of one window, shift-merged in lanes.
+///
+/// # Safety
+///
+/// - The CPU must support AVX2.
+/// - `i + 4 <= w.len()`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn merged(w: Words<'_>, i: usize) -> __m256i {
+    let p = w.bytes().as_ptr();
+    let right = _mm_cvtsi32_si128(w.shift() as i32);
+    let left = _mm_cvtsi32_si128(8 - w.shift() as i32);
+    // SAFETY: the window holds `8 * len + 1` bytes and `i + 4 <= len`, so
+    // bytes `8i .. 8i + 33` are inside it; `loadu` needs no alignment.
+    let (lo, hi) = unsafe {
+        (
+            _mm256_loadu_si256(p.add(8 * i).cast::<__m256i>()),
+            _mm256_loadu_si256(p.add(8 * i + 1).cast::<__m256i>()),
+        )
+    };
+    _mm256_or_si256(_mm256_srl_epi64(lo, right), _mm256_sll_epi64(hi, left))
+}
+
+/// The unrolled body: 4 words, 256 output bytes, 8 stores per iteration.
+///
+/// # Safety
+///
+/// - The CPU must support AVX2.
+/// - `values.len() % 4 == 0`, `out.len() == 64 * values.len()`, and when
+///   `VALID`, `validity.len() == values.len()`.
+#[target_feature(enable = "avx2")]
+unsafe fn body<const VALID: bool>(
+    values: Words<'_>,
+    validity: Words<'_>,
+    neg: u64,
+    out: &mut [u8],
+) {
+    let m = Masks::new();
+    let neg = _mm256_set1_epi64x(neg as i64);
+    let p = out.as_mut_ptr().cast::<__m256i>();
     let mut i = 0;
-    while i + 4 <= words.len() {
-        for j in 0..4 {
-            let (a, b) = two(words[i + j], spread_lo, spread_hi, bits, one);
-            // SAFETY: `out` holds `64 * words.len()` bytes and `i + j <
-            // words.len()`, so the 64 bytes at `64 * (i + j)` (two 32-byte
-            // vectors) are inside it; `storeu` needs no alignment.
+    while i < values.len() {
+        // SAFETY: AVX2 is enabled; `i + 4 <= len` since len % 4 == 0.
+        let w = unsafe { load4::<VALID>(values, validity, neg, i) };
+        let w01 = _mm256_permute2x128_si256::<0x00>(w, w); // words i, i+1 in both lanes
+        let w23 = _mm256_permute2x128_si256::<0x11>(w, w); // words i+2, i+3
+        let vs = [
+            spread(w01, m.lo0, m.hi0),
+            spread(w01, m.lo1, m.hi1),
+            spread(w23, m.lo0, m.hi0),
+            spread(w23, m.lo1, m.hi1),
+        ];
+        for (j, (a, b)) in vs.into_iter().enumerate() {
+            // SAFETY: `out` holds `64 * len` bytes and `i + j < len`, so the
+            // 64 bytes at `64 * (i + j)` (32-byte vectors `2(i+j)` and
+            // `2(i+j)+1`) are inside it; `storeu` needs no alignment.
             unsafe {
                 _mm256_storeu_si256(p.add(2 * (i + j)), a);
                 _mm256_storeu_si256(p.add(2 * (i + j) + 1), b);
@@ -76,25 +227,6 @@ unsafe fn expand_avx2(words: &[u64], out: &mut [u8]) {
         }
         i += 4;
     }
-    while i < words.len() {
-        let (a, b) = two(words[i], spread_lo, spread_hi, bits, one);
-        // SAFETY: as above, with `i < words.len()`.
-        unsafe {
-            _mm256_storeu_si256(p.add(2 * i), a);
-            _mm256_storeu_si256(p.add(2 * i + 1), b);
-        }
-        i += 1;
-    }
-}
-
-/// Expands one word into two vectors of 32 bytes of 0/1.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn two(w: u64, lo: __m256i, hi: __m256i, bits: __m256i, one: __m256i) -> (__m256i, __m256i) {
-    let v = _mm256_set1_epi64x(w as i64);
-    let a = _mm256_min_epu8(_mm256_and_si256(_mm256_shuffle_epi8(v, lo), bits), one);
-    let b = _mm256_min_epu8(_mm256_and_si256(_mm256_shuffle_epi8(v, hi), bits), one);
-    (a, b)
 }
 
 #[cfg(test)]

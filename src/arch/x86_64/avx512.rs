@@ -4,6 +4,8 @@
 //! Chosen only where the CPU reports AVX-512BW. Its test runs wherever that
 //! holds; the dispatcher skips it elsewhere.
 
+use crate::arch::for_each_word;
+use crate::bits::Words;
 use core::arch::x86_64::*;
 
 /// Proof that the CPU supports AVX-512BW (and AVX-512F).
@@ -36,30 +38,34 @@ impl Avx512 {
         Avx512(())
     }
 
-    /// Expands `words` into `out` (`out.len() == 64 * words.len()`).
+    /// Writes word `j` of `(values ^ neg) & validity` as 64 bytes of 0/1
+    /// at `out[64 * j..]` (lengths checked by [`crate::raw::Kernel`]).
     #[inline]
-    pub(crate) fn expand(self, words: &[u64], out: &mut [u8]) {
-        assert_eq!(out.len(), words.len() * 64);
-        // SAFETY: `self` proves AVX-512BW; the lengths were checked above.
-        unsafe { expand_avx512(words, out) }
+    pub(crate) fn expand(
+        self,
+        values: Words<'_>,
+        validity: Option<Words<'_>>,
+        neg: u64,
+        out: &mut [u8],
+    ) {
+        for_each_word(values, validity, neg, out, |w, dst| {
+            // SAFETY: `self` proves AVX-512F and AVX-512BW.
+            unsafe { expand_word(w, dst) }
+        });
     }
 }
 
+/// Expands one word into 64 bytes of 0/1: the word is the byte mask.
+///
 /// # Safety
 ///
 /// - The CPU must support AVX-512F and AVX-512BW.
-/// - `out.len() == 64 * words.len()`.
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn expand_avx512(words: &[u64], out: &mut [u8]) {
-    let one = _mm512_set1_epi8(1);
-    let p = out.as_mut_ptr().cast::<__m512i>();
-    for (i, &w) in words.iter().enumerate() {
-        let v = _mm512_maskz_mov_epi8(w, one);
-        // SAFETY: `out` holds `64 * words.len()` bytes and `i <
-        // words.len()`, so the 64 bytes at `64 * i` are inside it;
-        // `storeu` needs no alignment.
-        unsafe { _mm512_storeu_si512(p.add(i), v) };
-    }
+#[inline]
+unsafe fn expand_word(w: u64, dst: &mut [u8; 64]) {
+    let v = _mm512_maskz_mov_epi8(w, _mm512_set1_epi8(1));
+    // SAFETY: `dst` is exactly 64 bytes; `storeu` needs no alignment.
+    unsafe { _mm512_storeu_si512(dst.as_mut_ptr().cast::<__m512i>(), v) };
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 //! bitmap byte over eight lanes, then `and` with the per-lane bit and
 //! `min(x, 1)` give 0/1 bytes: four 16-byte stores per 64 rows.
 
+use crate::arch::for_each_word;
+use crate::bits::Words;
 use core::arch::x86_64::*;
 
 /// Proof that SSE2 is available (always, on x86_64).
@@ -15,40 +17,46 @@ impl Sse2 {
         Sse2(())
     }
 
-    /// Expands `words` into `out` (`out.len() == 64 * words.len()`).
+    /// Writes word `j` of `(values ^ neg) & validity` as 64 bytes of 0/1
+    /// at `out[64 * j..]` (lengths checked by [`crate::raw::Kernel`]).
     #[inline]
-    pub(crate) fn expand(self, words: &[u64], out: &mut [u8]) {
-        assert_eq!(out.len(), words.len() * 64);
-        // SAFETY: SSE2 is part of the x86_64 baseline, so every x86_64 CPU
-        // runs `expand_sse2`; the lengths were checked above.
-        unsafe { expand_sse2(words, out) }
+    pub(crate) fn expand(
+        self,
+        values: Words<'_>,
+        validity: Option<Words<'_>>,
+        neg: u64,
+        out: &mut [u8],
+    ) {
+        for_each_word(values, validity, neg, out, |w, dst| {
+            // SAFETY: SSE2 is part of the x86_64 baseline, so every x86_64
+            // CPU runs `expand_word`.
+            unsafe { expand_word(w, dst) }
+        });
     }
 }
 
-/// Expands `words` into `out` (`out.len() == 64 * words.len()`).
+/// Expands one word into 64 bytes of 0/1.
 #[target_feature(enable = "sse2")]
-fn expand_sse2(words: &[u64], out: &mut [u8]) {
+#[inline]
+fn expand_word(w: u64, dst: &mut [u8; 64]) {
     let bits = _mm_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
     let one = _mm_set1_epi8(1);
-    for (&w, dst) in words.iter().zip(out.chunks_exact_mut(64)) {
-        let v = _mm_cvtsi64_si128(w as i64);
-        let x = _mm_unpacklo_epi8(v, v); // b0 b0 b1 b1 .. b7 b7
-        let lo = _mm_unpacklo_epi16(x, x); // b0 x4 .. b3 x4
-        let hi = _mm_unpackhi_epi16(x, x); // b4 x4 .. b7 x4
-        let q = [
-            _mm_unpacklo_epi32(lo, lo), // b0 x8, b1 x8
-            _mm_unpackhi_epi32(lo, lo), // b2 x8, b3 x8
-            _mm_unpacklo_epi32(hi, hi), // b4 x8, b5 x8
-            _mm_unpackhi_epi32(hi, hi), // b6 x8, b7 x8
-        ];
-        let p = dst.as_mut_ptr().cast::<__m128i>();
-        for (j, q) in q.into_iter().enumerate() {
-            let r = _mm_min_epu8(_mm_and_si128(q, bits), one);
-            // SAFETY: `dst` is 64 bytes long, so the 16 bytes at
-            // `16 * j` for `j < 4` are inside it; `storeu` has no
-            // alignment requirement.
-            unsafe { _mm_storeu_si128(p.add(j), r) };
-        }
+    let v = _mm_cvtsi64_si128(w as i64);
+    let x = _mm_unpacklo_epi8(v, v); // b0 b0 b1 b1 .. b7 b7
+    let lo = _mm_unpacklo_epi16(x, x); // b0 x4 .. b3 x4
+    let hi = _mm_unpackhi_epi16(x, x); // b4 x4 .. b7 x4
+    let q = [
+        _mm_unpacklo_epi32(lo, lo), // b0 x8, b1 x8
+        _mm_unpackhi_epi32(lo, lo), // b2 x8, b3 x8
+        _mm_unpacklo_epi32(hi, hi), // b4 x8, b5 x8
+        _mm_unpackhi_epi32(hi, hi), // b6 x8, b7 x8
+    ];
+    let p = dst.as_mut_ptr().cast::<__m128i>();
+    for (j, q) in q.into_iter().enumerate() {
+        let r = _mm_min_epu8(_mm_and_si128(q, bits), one);
+        // SAFETY: `dst` is 64 bytes long, so the 16 bytes at `16 * j` for
+        // `j < 4` are inside it; `storeu` has no alignment requirement.
+        unsafe { _mm_storeu_si128(p.add(j), r) };
     }
 }
 

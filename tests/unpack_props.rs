@@ -1,0 +1,148 @@
+//! Property tests (proptest and quickcheck): every kernel equals the oracle on
+//! arbitrary bitmaps, offsets, lengths, negate, validity, and on bad input
+//! returns the same `Err` and writes nothing.
+
+use bitbytes::raw::{unpack_offsets_naive, unpack_offsets_with, unpack_with, Kernel};
+use bitbytes::unpack_naive;
+use proptest::prelude::*;
+
+/// Runs every kernel and the oracle on one input; returns an error message on
+/// the first disagreement.
+fn agree(
+    values: &[u8],
+    validity: Option<&[u8]>,
+    off: usize,
+    len: usize,
+    negate: bool,
+    out_len: usize,
+) -> Result<(), String> {
+    let mut want = vec![0xC3u8; out_len];
+    let expect = unpack_naive(values, validity, off, len, negate, &mut want);
+    for k in Kernel::available() {
+        let mut got = vec![0xC3u8; out_len];
+        let res = unpack_with(k, values, validity, off, len, negate, &mut got);
+        if res != expect {
+            return Err(format!("{k}: {res:?} != {expect:?}"));
+        }
+        if got != want {
+            return Err(format!("{k}: output differs"));
+        }
+        if res.is_err() && got.iter().any(|&b| b != 0xC3) {
+            return Err(format!("{k}: wrote on error"));
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn kernels_equal_oracle(
+        values in proptest::collection::vec(any::<u8>(), 0..600),
+        validity in proptest::option::of(proptest::collection::vec(any::<u8>(), 0..600)),
+        off in 0usize..200,
+        len in 0usize..4000,
+        negate: bool,
+        out_slack in -3i64..4,
+    ) {
+        let out_len = (len as i64 + out_slack).max(0) as usize;
+        agree(&values, validity.as_deref(), off, len, negate, out_len).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn valid_inputs_always_succeed(
+        off in 0usize..130,
+        len in 0usize..3000,
+        negate: bool,
+        seed: u64,
+        with_validity: bool,
+    ) {
+        let need = (off + len).div_ceil(8);
+        let mut x = seed | 1;
+        let mut gen = || { x ^= x << 13; x ^= x >> 7; x ^= x << 17; x as u8 };
+        let values: Vec<u8> = (0..need).map(|_| gen()).collect();
+        let validity: Vec<u8> = (0..need).map(|_| gen() | gen()).collect();
+        let v = with_validity.then_some(&validity[..]);
+        let mut out = vec![0u8; len];
+        prop_assert!(bitbytes::unpack(&values, v, off, len, negate, &mut out).is_ok());
+        agree(&values, v, off, len, negate, len).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn separate_validity_offset(
+        values in proptest::collection::vec(any::<u8>(), 0..300),
+        validity in proptest::collection::vec(any::<u8>(), 0..300),
+        off in 0usize..100,
+        voff in 0usize..100,
+        len in 0usize..2200,
+        negate: bool,
+    ) {
+        let mut want = vec![1u8; len];
+        let expect = unpack_offsets_naive(&values, off, Some((&validity, voff)), len, negate, &mut want);
+        for k in Kernel::available() {
+            let mut got = vec![1u8; len];
+            let res = unpack_offsets_with(k, &values, off, Some((&validity, voff)), len, negate, &mut got);
+            prop_assert_eq!(&res, &expect, "{}", k);
+            prop_assert_eq!(&got, &want, "{}", k);
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Case {
+    values: Vec<u8>,
+    validity: Option<Vec<u8>>,
+    off: usize,
+    len: usize,
+    negate: bool,
+    out_len: usize,
+}
+
+/// One arbitrary value through quickcheck (proptest's prelude also has an
+/// `Arbitrary`, so name the trait explicitly).
+fn qc<T: quickcheck::Arbitrary>(g: &mut quickcheck::Gen) -> T {
+    T::arbitrary(g)
+}
+
+impl quickcheck::Arbitrary for Case {
+    fn arbitrary(g: &mut quickcheck::Gen) -> Self {
+        let off = qc::<usize>(g) % 130;
+        let len = qc::<usize>(g) % 1500;
+        let need = (off + len).div_ceil(8);
+        // Mostly well-formed, sometimes a byte short, to reach the errors.
+        let short = |g: &mut quickcheck::Gen| usize::from(qc::<u8>(g) % 8 == 0);
+        let vl = need.saturating_sub(short(g));
+        let values = (0..vl).map(|_| qc::<u8>(g)).collect();
+        let validity = qc::<bool>(g).then(|| {
+            let n = need.saturating_sub(short(g));
+            (0..n).map(|_| qc::<u8>(g)).collect()
+        });
+        Case {
+            values,
+            validity,
+            off,
+            len,
+            negate: qc::<bool>(g),
+            out_len: len.saturating_sub(short(g)) + qc::<usize>(g) % 3,
+        }
+    }
+}
+
+#[test]
+fn quickcheck_kernels_equal_oracle() {
+    fn prop(c: Case) -> bool {
+        agree(
+            &c.values,
+            c.validity.as_deref(),
+            c.off,
+            c.len,
+            c.negate,
+            c.out_len,
+        )
+        .is_ok()
+    }
+    quickcheck::QuickCheck::new()
+        .tests(500)
+        .quickcheck(prop as fn(Case) -> bool);
+}
