@@ -94,7 +94,7 @@ fn main() {
                 .unwrap()
             });
             let fill = best_of(budget, || black_box(&mut out[..]).fill(black_box(1)));
-            let mut row = |name: &str, t: Duration| {
+            let row = |name: &str, t: Duration| {
                 println!(
                     "{:>6} {:>6} {:>10} | {:>8.2} {:>8.2} {:>8.2} | {:>11.1}x {:>10.2}x",
                     label,

@@ -2,7 +2,7 @@
 //!
 //! All entry points check their input first (nothing is written on `Err`),
 //! then split the rows into whole 64-row words and one partial tail word.
-//! [`BitSlice`](crate::bits) does the offset arithmetic: each word is
+//! A private `BitSlice` does the offset arithmetic: each word is
 //! shift-merged from the unaligned bytes, so any `bit_offset` runs at the speed
 //! of offset 0. The whole words go to a [`Kernel`], which applies negate
 //! (`xor`) and validity (`and`) once per word and expands each word to 64
@@ -292,10 +292,9 @@ fn expand_rows(
         );
     }
 
-    let mut first = fast_words;
-    for dst in rest.chunks_mut(64) {
+    for (word, dst) in (fast_words..).zip(rest.chunks_mut(64)) {
         let n = dst.len();
-        let start = first * 64;
+        let start = word * 64;
         let mut w = values.bits(start, n) ^ neg;
         if let Some(valid) = validity {
             w &= valid.bits(start, n);
@@ -303,7 +302,6 @@ fn expand_rows(
         let mut bytes = [0u8; 64];
         portable::expand_word(w, &mut bytes);
         dst.copy_from_slice(&bytes[..n]);
-        first += 1;
     }
 }
 

@@ -6,14 +6,14 @@ use bitbytes::{unpack, unpack_naive, Error};
 
 type UnpackFn = fn(&[u8], Option<&[u8]>, usize, usize, bool, &mut [u8]) -> Result<(), Error>;
 
-fn all_entry_points() -> Vec<(
+/// Every way to call unpack with the same arguments, named for messages.
+type Entry = (
     String,
     Box<dyn Fn(&[u8], Option<&[u8]>, usize, usize, bool, &mut [u8]) -> Result<(), Error>>,
-)> {
-    let mut v: Vec<(
-        String,
-        Box<dyn Fn(&[u8], Option<&[u8]>, usize, usize, bool, &mut [u8]) -> Result<(), Error>>,
-    )> = vec![
+);
+
+fn all_entry_points() -> Vec<Entry> {
+    let mut v: Vec<Entry> = vec![
         ("unpack".into(), Box::new(unpack as UnpackFn)),
         ("unpack_naive".into(), Box::new(unpack_naive as UnpackFn)),
     ];

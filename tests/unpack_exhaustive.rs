@@ -40,7 +40,7 @@ fn every_slice_every_kernel() {
     for off in 0..ROWS {
         // every length up to 200, then strides reaching the end
         let lens = (0..=(ROWS - off).min(200))
-            .chain(((201)..=(ROWS - off)).step_by(37))
+            .chain((201..=(ROWS - off)).step_by(37))
             .chain([ROWS - off]);
         for len in lens {
             let need = (off + len).div_ceil(8);

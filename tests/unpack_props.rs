@@ -111,7 +111,7 @@ impl quickcheck::Arbitrary for Case {
         let len = qc::<usize>(g) % 1500;
         let need = (off + len).div_ceil(8);
         // Mostly well-formed, sometimes a byte short, to reach the errors.
-        let short = |g: &mut quickcheck::Gen| usize::from(qc::<u8>(g) % 8 == 0);
+        let short = |g: &mut quickcheck::Gen| usize::from(qc::<u8>(g).is_multiple_of(8));
         let vl = need.saturating_sub(short(g));
         let values = (0..vl).map(|_| qc::<u8>(g)).collect();
         let validity = qc::<bool>(g).then(|| {
