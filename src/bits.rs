@@ -49,6 +49,15 @@ impl<'a> BitSlice<'a> {
 }
 
 impl<'a> BitSlice<'a> {
+    /// The same bitmap from `n` rows further on.
+    #[inline]
+    pub(crate) fn skip(&self, n: usize) -> BitSlice<'a> {
+        BitSlice {
+            bytes: self.bytes,
+            bit_offset: self.bit_offset + n,
+        }
+    }
+
     /// How many whole words, from word 0 on, [`BitSlice::window`] can give:
     /// each word's window reaches one byte past the word, so a bitmap that
     /// ends exactly at a word boundary leaves its last word to

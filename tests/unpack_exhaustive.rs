@@ -128,3 +128,51 @@ fn kernels_are_listed_slowest_first_and_best_is_last() {
     #[cfg(target_arch = "x86_64")]
     assert!(all.iter().any(|k| k.name() == "sse2"));
 }
+
+#[test]
+fn large_outputs_take_the_streaming_path() {
+    use bitbytes::raw::STREAM_MIN_BYTES;
+    let len = STREAM_MIN_BYTES + 77;
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut gen = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x as u8
+    };
+    let values: Vec<u8> = (0..len / 8 + 2).map(|_| gen()).collect();
+    let validity: Vec<u8> = (0..len / 8 + 2).map(|_| gen() | gen()).collect();
+    let mut buf = vec![0u8; len + 128];
+    for off in [0usize, 5] {
+        let need = (off + len).div_ceil(8);
+        let mut want = vec![0u8; len];
+        unpack_naive(
+            &values[..need],
+            Some(&validity[..need]),
+            off,
+            len,
+            true,
+            &mut want,
+        )
+        .unwrap();
+        for k in Kernel::available() {
+            // Output starting at several alignments: the scalar head differs.
+            for at in [0usize, 13] {
+                let at = at + buf.as_ptr().align_offset(64);
+                let out = &mut buf[at..at + len];
+                out.fill(7);
+                unpack_with(
+                    k,
+                    &values[..need],
+                    Some(&validity[..need]),
+                    off,
+                    len,
+                    true,
+                    out,
+                )
+                .unwrap();
+                assert!(out == &want[..], "{k}: off {off} at {at}");
+            }
+        }
+    }
+}

@@ -183,7 +183,8 @@ impl Kernel {
     }
 
     /// Writes word `j` of `(values ^ neg) & validity` as 64 bytes of 0/1 at
-    /// `out[64 * j..]`.
+    /// `out[64 * j..]`. With `stream`, kernels that have non-temporal stores
+    /// use them where `out` is aligned for them (and fence afterwards).
     ///
     /// # Panics
     ///
@@ -196,15 +197,16 @@ impl Kernel {
         validity: Option<Words<'_>>,
         neg: u64,
         out: &mut [u8],
+        stream: bool,
     ) {
         assert_eq!(out.len(), values.len() * 64);
         assert!(validity.is_none_or(|v| v.len() == values.len()));
         match self.0 {
             Inner::Portable => portable::expand(values, validity, neg, out),
             #[cfg(target_arch = "x86_64")]
-            Inner::Sse2(t) => t.expand(values, validity, neg, out),
+            Inner::Sse2(t) => t.expand(values, validity, neg, out, stream),
             #[cfg(target_arch = "x86_64")]
-            Inner::Avx2(t) => t.expand(values, validity, neg, out),
+            Inner::Avx2(t) => t.expand(values, validity, neg, out, stream),
             #[cfg(target_arch = "x86_64")]
             Inner::Avx512(t) => t.expand(values, validity, neg, out),
         }

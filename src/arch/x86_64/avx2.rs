@@ -46,9 +46,10 @@ impl Avx2 {
         validity: Option<Words<'_>>,
         neg: u64,
         out: &mut [u8],
+        stream: bool,
     ) {
         // SAFETY: `self` proves AVX2.
-        unsafe { expand_avx2(values, validity, neg, out) }
+        unsafe { expand_avx2(values, validity, neg, out, stream) }
     }
 }
 
@@ -60,24 +61,34 @@ impl Avx2 {
 /// - `out.len() == 64 * values.len()`, and `validity` has `values.len()`
 ///   words (checked by `Kernel::expand`).
 #[target_feature(enable = "avx2")]
-unsafe fn expand_avx2(values: Words<'_>, validity: Option<Words<'_>>, neg: u64, out: &mut [u8]) {
+unsafe fn expand_avx2(
+    values: Words<'_>,
+    validity: Option<Words<'_>>,
+    neg: u64,
+    out: &mut [u8],
+    stream: bool,
+) {
     let n4 = values.len() / 4 * 4;
     let (body_values, rest_values) = values.split_at(n4);
     let (body_out, rest_out) = out.split_at_mut(64 * n4);
-    let rest_validity = match validity {
-        None => {
-            // SAFETY: AVX2 is enabled here; the windows have `n4` words and
-            // `body_out` `64 * n4` bytes (split above).
-            unsafe { body::<false>(body_values, body_values, neg, body_out) };
-            None
-        }
-        Some(valid) => {
-            let (body_valid, rest_valid) = valid.split_at(n4);
-            // SAFETY: as above; `body_valid` has `n4` words too.
-            unsafe { body::<true>(body_values, body_valid, neg, body_out) };
-            Some(rest_valid)
-        }
-    };
+    // Streaming stores need 32-byte alignment; `out` starts a 64-byte
+    // output block per word, so its start decides for every store.
+    let stream = stream && body_out.as_ptr().align_offset(32) == 0;
+    let body_valid = validity.map(|v| v.split_at(n4));
+    // SAFETY (all four calls): AVX2 is enabled; the windows have `n4` words
+    // and `body_out` has `64 * n4` bytes (split above); with STREAM,
+    // `body_out` is 32-byte aligned (checked above).
+    match (body_valid, stream) {
+        (None, false) => unsafe { body::<false, false>(body_values, body_values, neg, body_out) },
+        (None, true) => unsafe { body::<false, true>(body_values, body_values, neg, body_out) },
+        (Some((v, _)), false) => unsafe { body::<true, false>(body_values, v, neg, body_out) },
+        (Some((v, _)), true) => unsafe { body::<true, true>(body_values, v, neg, body_out) },
+    }
+    if stream {
+        // Order the streaming stores before any later store of this thread.
+        _mm_sfence();
+    }
+    let rest_validity = body_valid.map(|(_, rest)| rest);
     let m = Masks::new();
     for_each_word(rest_values, rest_validity, neg, rest_out, |w, dst| {
         let (a, b) = spread(_mm256_set1_epi64x(w as i64), m.lo0, m.hi0, m.bits, m.one);
@@ -196,8 +207,10 @@ unsafe fn merged(w: Words<'_>, i: usize) -> __m256i {
 /// - The CPU must support AVX2.
 /// - `values.len() % 4 == 0`, `out.len() == 64 * values.len()`, and when
 ///   `VALID`, `validity.len() == values.len()`.
+/// - When `STREAM`, `out` is 32-byte aligned (the stores are then
+///   non-temporal; the caller fences).
 #[target_feature(enable = "avx2")]
-unsafe fn body<const VALID: bool>(
+unsafe fn body<const VALID: bool, const STREAM: bool>(
     values: Words<'_>,
     validity: Words<'_>,
     neg: u64,
@@ -223,13 +236,32 @@ unsafe fn body<const VALID: bool>(
         for (&w, d) in buf[..block].iter().zip(dst.chunks_exact_mut(64)) {
             let (a, b) = spread(_mm256_set1_epi64x(w as i64), m.lo0, m.hi0, m.bits, m.one);
             let p = d.as_mut_ptr().cast::<__m256i>();
-            // SAFETY: `d` is 64 bytes: two 32-byte unaligned stores.
+            // SAFETY: `d` is 64 bytes: two 32-byte stores; with STREAM, `d`
+            // starts at a multiple of 64 bytes from the aligned `out`.
             unsafe {
-                _mm256_storeu_si256(p, a);
-                _mm256_storeu_si256(p.add(1), b);
+                store::<STREAM>(p, a);
+                store::<STREAM>(p.add(1), b);
             }
         }
         i += block;
+    }
+}
+
+/// One 32-byte store: non-temporal with `STREAM`, else unaligned.
+///
+/// # Safety
+///
+/// - The CPU must support AVX2.
+/// - `p` is valid for 32 bytes of writes; with `STREAM`, 32-byte aligned.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn store<const STREAM: bool>(p: *mut __m256i, v: __m256i) {
+    if STREAM {
+        // SAFETY: forwarded from this function's contract (aligned).
+        unsafe { _mm256_stream_si256(p, v) }
+    } else {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { _mm256_storeu_si256(p, v) }
     }
 }
 

@@ -26,19 +26,37 @@ impl Sse2 {
         validity: Option<Words<'_>>,
         neg: u64,
         out: &mut [u8],
+        stream: bool,
     ) {
-        for_each_word(values, validity, neg, out, |w, dst| {
-            // SAFETY: SSE2 is part of the x86_64 baseline, so every x86_64
-            // CPU runs `expand_word`.
-            unsafe { expand_word(w, dst) }
-        });
+        // Streaming stores need 16-byte alignment; every word's 64 output
+        // bytes start a multiple of 64 bytes after `out`.
+        if stream && out.as_ptr().align_offset(16) == 0 {
+            for_each_word(values, validity, neg, out, |w, dst| {
+                // SAFETY: SSE2 is part of the x86_64 baseline; `dst` is
+                // 16-byte aligned (checked above).
+                unsafe { expand_word::<true>(w, dst) }
+            });
+            // SAFETY: SSE2 is part of the x86_64 baseline. Orders the
+            // streaming stores before any later store of this thread.
+            unsafe { _mm_sfence() };
+        } else {
+            for_each_word(values, validity, neg, out, |w, dst| {
+                // SAFETY: SSE2 is part of the x86_64 baseline.
+                unsafe { expand_word::<false>(w, dst) }
+            });
+        }
     }
 }
 
 /// Expands one word into 64 bytes of 0/1.
+///
+/// # Safety
+///
+/// - With `STREAM`, `dst` must be 16-byte aligned (the stores are then
+///   non-temporal; the caller fences).
 #[target_feature(enable = "sse2")]
 #[inline]
-fn expand_word(w: u64, dst: &mut [u8; 64]) {
+unsafe fn expand_word<const STREAM: bool>(w: u64, dst: &mut [u8; 64]) {
     let bits = _mm_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
     let one = _mm_set1_epi8(1);
     let v = _mm_cvtsi64_si128(w as i64);
@@ -55,8 +73,15 @@ fn expand_word(w: u64, dst: &mut [u8; 64]) {
     for (j, q) in q.into_iter().enumerate() {
         let r = _mm_min_epu8(_mm_and_si128(q, bits), one);
         // SAFETY: `dst` is 64 bytes long, so the 16 bytes at `16 * j` for
-        // `j < 4` are inside it; `storeu` has no alignment requirement.
-        unsafe { _mm_storeu_si128(p.add(j), r) };
+        // `j < 4` are inside it; `storeu` has no alignment requirement, and
+        // with STREAM the caller guarantees 16-byte alignment.
+        unsafe {
+            if STREAM {
+                _mm_stream_si128(p.add(j), r)
+            } else {
+                _mm_storeu_si128(p.add(j), r)
+            }
+        };
     }
 }
 
