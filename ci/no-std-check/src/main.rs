@@ -34,6 +34,15 @@ pub extern "C" fn main(_argc: i32, _argv: *const *const u8) -> i32 {
     if out != want || out[0] != 0 || out[1] != 1 || out[12] != 0 {
         return 1;
     }
+    // Without std the kernel is chosen at compile time: built with
+    // `-C target-feature=+avx2` (as CI does once), it must be AVX2.
+    let best = bitbytes::raw::Kernel::best().name();
+    if cfg!(target_feature = "avx2") && best != "avx2" {
+        return 2;
+    }
+    if cfg!(not(target_feature = "avx2")) && best != "sse2" {
+        return 3;
+    }
     let mut short = [0u8; 3];
     match bitbytes::unpack(&values, None, 0, 4, false, &mut short) {
         Err(bitbytes::Error::OutputTooShort { needed: 4, actual: 3 }) => 0,
