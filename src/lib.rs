@@ -42,6 +42,11 @@
 //! target features (so `-C target-cpu=native` gets AVX2 in a `no_std` build).
 //! [`raw::unpack_with`] forces one kernel, with the same contract.
 //!
+//! A word with no valid row is simply a zero word after the `and` (no branch),
+//! and without a validity bitmap the `and` is skipped. Outputs of at least
+//! [`raw::STREAM_MIN_BYTES`] (4 MiB) are written with non-temporal stores by
+//! the SSE2 and AVX2 kernels, which skip the read-for-ownership of each line.
+//!
 //! # Crate features
 //!
 //! - `std` (default): run-time CPU feature detection; implies `alloc`.
