@@ -14,6 +14,7 @@ use crate::error::{check_bitmap, output_too_short, validity_too_short, values_to
 
 pub use crate::arch::Kernel;
 pub use crate::error::Error;
+pub use crate::pack::pack_with;
 
 /// Words normalised per kernel call: 2048 rows, 256 bytes on the stack.
 const BATCH_WORDS: usize = 32;

@@ -244,3 +244,24 @@ mod cache {
         k
     }
 }
+
+/// Packing: the inverse direction, bytes to bits.
+impl Kernel {
+    /// Packs `bytes` into `words`, 64 bytes per word, bit `i` of a word set
+    /// when its byte `i` is non-zero (`bytes.len() == 64 * words.len()`).
+    /// Like [`Kernel::expand`], it sees aligned whole words only; offsets and
+    /// tails are handled in `crate::sink`.
+    #[inline]
+    pub(crate) fn pack(self, bytes: &[u8], words: &mut [u64]) {
+        debug_assert_eq!(bytes.len(), words.len() * 64);
+        match self.0 {
+            Inner::Portable => portable::pack(bytes, words),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Sse2(t) => t.pack(bytes, words),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx2(t) => t.pack(bytes, words),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx512(t) => t.pack(bytes, words),
+        }
+    }
+}

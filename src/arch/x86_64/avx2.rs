@@ -97,6 +97,43 @@ fn two(w: u64, lo: __m256i, hi: __m256i, bits: __m256i, one: __m256i) -> (__m256
     (a, b)
 }
 
+impl Avx2 {
+    /// Packs `bytes` into `words`, 64 bytes per word
+    /// (`bytes.len() == 64 * words.len()`): bit `i` is `bytes[i] != 0`.
+    #[inline]
+    pub(crate) fn pack(self, bytes: &[u8], words: &mut [u64]) {
+        assert_eq!(bytes.len(), words.len() * 64);
+        // SAFETY: `self` proves AVX2; the lengths were checked above.
+        unsafe { pack_avx2(bytes, words) }
+    }
+}
+
+/// `vpmovmskb` of `vpcmpeqb(x, 0)`, inverted: 32 bytes per instruction.
+///
+/// # Safety
+///
+/// - The CPU must support AVX2.
+/// - `bytes.len() == 64 * words.len()`.
+#[target_feature(enable = "avx2")]
+unsafe fn pack_avx2(bytes: &[u8], words: &mut [u64]) {
+    let zero = _mm256_setzero_si256();
+    let p = bytes.as_ptr().cast::<__m256i>();
+    for (i, w) in words.iter_mut().enumerate() {
+        // SAFETY: `bytes` holds `64 * words.len()` bytes and
+        // `i < words.len()`, so the 64 bytes at `64 * i` (two 32-byte
+        // vectors) are inside it; `loadu` needs no alignment.
+        let (a, b) = unsafe {
+            (
+                _mm256_loadu_si256(p.add(2 * i)),
+                _mm256_loadu_si256(p.add(2 * i + 1)),
+            )
+        };
+        let lo = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32;
+        let hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, zero)) as u32;
+        *w = !(u64::from(lo) | (u64::from(hi) << 32));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -104,6 +141,14 @@ mod tests {
         match crate::raw::Kernel::avx2() {
             Some(k) => crate::raw::tests::check_kernel(k),
             None => std::eprintln!("AVX2 not available on this CPU: kernel not tested here"),
+        }
+    }
+
+    #[test]
+    fn pack_matches_the_oracle() {
+        match crate::raw::Kernel::avx2() {
+            Some(k) => crate::pack::tests::check_pack_kernel(k),
+            None => std::eprintln!("AVX2 not available on this CPU: pack kernel not tested here"),
         }
     }
 }

@@ -62,6 +62,35 @@ unsafe fn expand_avx512(words: &[u64], out: &mut [u8]) {
     }
 }
 
+impl Avx512 {
+    /// Packs `bytes` into `words`, 64 bytes per word
+    /// (`bytes.len() == 64 * words.len()`): bit `i` is `bytes[i] != 0`.
+    #[inline]
+    pub(crate) fn pack(self, bytes: &[u8], words: &mut [u64]) {
+        assert_eq!(bytes.len(), words.len() * 64);
+        // SAFETY: `self` proves AVX-512BW; the lengths were checked above.
+        unsafe { pack_avx512(bytes, words) }
+    }
+}
+
+/// `vptestmb`: one 64-byte load and one mask register per word.
+///
+/// # Safety
+///
+/// - The CPU must support AVX-512F and AVX-512BW.
+/// - `bytes.len() == 64 * words.len()`.
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn pack_avx512(bytes: &[u8], words: &mut [u64]) {
+    let p = bytes.as_ptr().cast::<__m512i>();
+    for (i, w) in words.iter_mut().enumerate() {
+        // SAFETY: `bytes` holds `64 * words.len()` bytes and
+        // `i < words.len()`, so the 64 bytes at `64 * i` are inside it;
+        // `loadu` needs no alignment.
+        let v = unsafe { _mm512_loadu_si512(p.add(i)) };
+        *w = _mm512_test_epi8_mask(v, v);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -69,6 +98,16 @@ mod tests {
         match crate::raw::Kernel::avx512() {
             Some(k) => crate::raw::tests::check_kernel(k),
             None => std::eprintln!("AVX-512BW not available on this CPU: kernel not tested here"),
+        }
+    }
+
+    #[test]
+    fn pack_matches_the_oracle() {
+        match crate::raw::Kernel::avx512() {
+            Some(k) => crate::pack::tests::check_pack_kernel(k),
+            None => {
+                std::eprintln!("AVX-512BW not available on this CPU: pack kernel not tested here")
+            }
         }
     }
 }

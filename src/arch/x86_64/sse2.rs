@@ -52,10 +52,50 @@ fn expand_sse2(words: &[u64], out: &mut [u8]) {
     }
 }
 
+impl Sse2 {
+    /// Packs `bytes` into `words`, 64 bytes per word
+    /// (`bytes.len() == 64 * words.len()`): bit `i` is `bytes[i] != 0`.
+    #[inline]
+    pub(crate) fn pack(self, bytes: &[u8], words: &mut [u64]) {
+        assert_eq!(bytes.len(), words.len() * 64);
+        // SAFETY: SSE2 is part of the x86_64 baseline; the lengths were
+        // checked above.
+        unsafe { pack_sse2(bytes, words) }
+    }
+}
+
+/// `movemask` of `cmpeq(x, 0)`, inverted: 16 bytes per instruction.
+///
+/// # Safety
+///
+/// - `bytes.len() == 64 * words.len()`.
+#[target_feature(enable = "sse2")]
+unsafe fn pack_sse2(bytes: &[u8], words: &mut [u64]) {
+    let zero = _mm_setzero_si128();
+    let p = bytes.as_ptr().cast::<__m128i>();
+    for (i, w) in words.iter_mut().enumerate() {
+        let mut zeros = 0u64;
+        for j in 0..4 {
+            // SAFETY: `bytes` holds `64 * words.len()` bytes and
+            // `i < words.len()`, `j < 4`, so the 16 bytes at
+            // `64 * i + 16 * j` are inside it; `loadu` needs no alignment.
+            let v = unsafe { _mm_loadu_si128(p.add(4 * i + j)) };
+            let m = _mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) as u32;
+            zeros |= u64::from(m) << (16 * j);
+        }
+        *w = !zeros;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn matches_the_oracle() {
         crate::raw::tests::check_kernel(super::super::super::Kernel::sse2().unwrap());
+    }
+
+    #[test]
+    fn pack_matches_the_oracle() {
+        crate::pack::tests::check_pack_kernel(super::super::super::Kernel::sse2().unwrap());
     }
 }
