@@ -36,7 +36,7 @@ use crate::writer::SliceStore;
 /// let mut bits = [0b1000_0101u8, 0xff];
 /// // rows 0..5 go to bits 3..8: bits 0..3 and byte 1 keep their values.
 /// pack(&mask, &mut bits, 3)?;
-/// assert_eq!(bits, [0b1010_0101, 0xff]);
+/// assert_eq!(bits, [0b1010_1101, 0xff]);
 ///
 /// let mut back = [0u8; 5];
 /// unpack(&bits, None, 3, 5, false, &mut back)?;
