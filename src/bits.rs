@@ -74,6 +74,21 @@ pub(crate) fn get_bit(bytes: &[u8], i: usize) -> bool {
     (bytes[i / 8] >> (i % 8)) & 1 == 1
 }
 
+/// The number of ones in `bytes`, a popcount per 8-byte word.
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+pub(crate) fn count_ones(bytes: &[u8]) -> usize {
+    let words = bytes.chunks_exact(8);
+    let rest: usize = words
+        .remainder()
+        .iter()
+        .map(|b| b.count_ones() as usize)
+        .sum();
+    words
+        .map(|w| u64::from_le_bytes(w.try_into().expect("chunks_exact(8)")).count_ones() as usize)
+        .sum::<usize>()
+        + rest
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

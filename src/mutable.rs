@@ -8,7 +8,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::bits::get_bit;
+use crate::bits::{self, get_bit};
 use crate::error::{check_bitmap, values_too_short, Error};
 use crate::BitmapBuilder;
 
@@ -165,18 +165,7 @@ impl MutableBitmap {
     /// assert_eq!(bitbytes::MutableBitmap::new_set(100).count_ones(), 100);
     /// ```
     pub fn count_ones(&self) -> usize {
-        let words = self.bytes.chunks_exact(8);
-        let rest: usize = words
-            .remainder()
-            .iter()
-            .map(|b| b.count_ones() as usize)
-            .sum();
-        words
-            .map(|w| {
-                u64::from_le_bytes(w.try_into().expect("chunks_exact(8)")).count_ones() as usize
-            })
-            .sum::<usize>()
-            + rest
+        bits::count_ones(&self.bytes)
     }
 
     /// The `ceil(len / 8)` bytes, LSB first; the unused high bits of the

@@ -34,12 +34,40 @@ pub(crate) trait WordStore {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct WordSink<S> {
     pub(crate) store: S,
+    acc: Acc,
+}
+
+/// The accumulator state, apart from the store so that a bulk append can
+/// keep it in registers (a local copy) while the store writes memory.
+#[derive(Clone, Copy, Debug, Default)]
+struct Acc {
     /// Bits `64 * (pos / 64) .. pos`, LSB first; bits at `pos % 64` and
     /// above are 0.
     pending: u64,
     /// Bits appended, counted from the start of the store (including any head
     /// bits the sink was started with).
     pos: usize,
+}
+
+impl Acc {
+    /// Appends the low `n` bits of `w` (`1 <= n <= 64`; bits of `w` at `n`
+    /// and above must be 0), handing a completed word to `store`.
+    #[inline(always)]
+    fn push_word<S: WordStore>(&mut self, store: &mut S, w: u64, n: usize) {
+        debug_assert!((1..=64).contains(&n));
+        debug_assert!(n == 64 || w >> n == 0);
+        let s = self.pos % 64;
+        let merged = self.pending | (w << s);
+        self.pos += n;
+        if s + n >= 64 {
+            store.store_word(self.pos / 64 - 1, merged);
+            // The bits of `w` that did not fit: `w >> (64 - s)`, written so
+            // that `s == 0` gives 0 instead of an overflowing shift.
+            self.pending = (w >> 1) >> (63 - s);
+        } else {
+            self.pending = merged;
+        }
+    }
 }
 
 impl<S: WordStore> WordSink<S> {
@@ -55,65 +83,56 @@ impl<S: WordStore> WordSink<S> {
         };
         WordSink {
             store,
-            pending,
-            pos: head_bits,
+            acc: Acc {
+                pending,
+                pos: head_bits,
+            },
         }
     }
 
     /// Bits appended, head included.
     #[inline]
     pub(crate) fn pos(&self) -> usize {
-        self.pos
+        self.acc.pos
     }
 
     /// The bits not yet stored (fewer than 64).
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     #[inline]
     pub(crate) fn pending(&self) -> u64 {
-        self.pending
+        self.acc.pending
     }
 
     /// Appends one bit.
     #[inline(always)]
     pub(crate) fn push_bit(&mut self, v: bool) {
-        self.pending |= u64::from(v) << (self.pos % 64);
-        self.pos += 1;
-        if self.pos.is_multiple_of(64) {
-            self.store.store_word(self.pos / 64 - 1, self.pending);
-            self.pending = 0;
+        let acc = &mut self.acc;
+        acc.pending |= u64::from(v) << (acc.pos % 64);
+        acc.pos += 1;
+        if acc.pos.is_multiple_of(64) {
+            self.store.store_word(acc.pos / 64 - 1, acc.pending);
+            acc.pending = 0;
         }
     }
 
-    /// Appends the low `n` bits of `w` (`1 <= n <= 64`; bits of `w` at `n`
-    /// and above must be 0).
+    /// Appends the words that `words` yields, each `(bits, n)` as in
+    /// [`Acc::push_word`], with the accumulator in a local.
     #[inline(always)]
-    pub(crate) fn push_word(&mut self, w: u64, n: usize) {
-        debug_assert!((1..=64).contains(&n));
-        debug_assert!(n == 64 || w >> n == 0);
-        let s = self.pos % 64;
-        let merged = self.pending | (w << s);
-        self.pos += n;
-        if s + n >= 64 {
-            self.store.store_word(self.pos / 64 - 1, merged);
-            // The bits of `w` that did not fit: `w >> (64 - s)`, written so
-            // that `s == 0` gives 0 instead of an overflowing shift.
-            self.pending = (w >> 1) >> (63 - s);
-        } else {
-            self.pending = merged;
-        }
+    fn push_words(&mut self, words: impl Iterator<Item = (u64, usize)>) {
+        let mut acc = self.acc;
+        // `for_each` (a fold) runs a chained tail as a second loop instead of
+        // testing which half it is in on every word.
+        words.for_each(|(w, n)| acc.push_word(&mut self.store, w, n));
+        self.acc = acc;
     }
 
     /// Appends `n` copies of `v`, a word at a time.
     #[inline]
-    pub(crate) fn push_n(&mut self, mut n: usize, v: bool) {
+    pub(crate) fn push_n(&mut self, n: usize, v: bool) {
         let fill = 0u64.wrapping_sub(u64::from(v));
-        while n >= 64 {
-            self.push_word(fill, 64);
-            n -= 64;
-        }
-        if n > 0 {
-            self.push_word(fill & ((1u64 << n) - 1), n);
-        }
+        let rest = n % 64;
+        let tail = (rest > 0).then(|| (fill & ((1u64 << rest) - 1), rest));
+        self.push_words(core::iter::repeat_n((fill, 64), n / 64).chain(tail));
     }
 
     /// Appends bit `i` = `bytes[i] != 0`, 64 bytes per word through `kernel`.
@@ -125,14 +144,12 @@ impl<S: WordStore> WordSink<S> {
             let (body, tail) = chunk.split_at(64 * full);
             let words = &mut words[..full];
             kernel.pack(body, words);
-            for &w in words.iter() {
-                self.push_word(w, 64);
-            }
-            if !tail.is_empty() {
+            let tail = (!tail.is_empty()).then(|| {
                 let mut padded = [0u8; 64];
                 padded[..tail.len()].copy_from_slice(tail);
-                self.push_word(portable::pack_word(&padded), tail.len());
-            }
+                (portable::pack_word(&padded), tail.len())
+            });
+            self.push_words(words.iter().map(|&w| (w, 64)).chain(tail));
         }
     }
 
@@ -154,22 +171,19 @@ impl<S: WordStore> WordSink<S> {
     #[inline]
     pub(crate) fn push_packed(&mut self, src: BitSlice<'_>, len: usize) {
         let full = len / 64;
-        for i in 0..full {
-            self.push_word(src.word(i), 64);
-        }
         let rest = len % 64;
-        if rest > 0 {
-            self.push_word(src.bits(64 * full, rest), rest);
-        }
+        let tail = (rest > 0).then(|| (src.bits(64 * full, rest), rest));
+        self.push_words((0..full).map(|i| (src.word(i), 64)).chain(tail));
     }
 
     /// Hands the pending partial word (if any) to the store. The sink stays
     /// usable; calling this again stores the same bits again.
     #[inline]
     pub(crate) fn flush_tail(&mut self) {
-        let n = self.pos % 64;
+        let n = self.acc.pos % 64;
         if n > 0 {
-            self.store.store_tail(self.pos / 64, self.pending, n);
+            self.store
+                .store_tail(self.acc.pos / 64, self.acc.pending, n);
         }
     }
 }
