@@ -68,6 +68,35 @@ impl<'a> BitSlice<'a> {
     }
 }
 
+impl BitSlice<'_> {
+    /// Writes the `dst.len() / 8` whole words from row `start` on into `dst`
+    /// (`dst.len()` a multiple of 8), as [`word`](Self::word) would give them,
+    /// in one pass: a copy when the rows start on a byte boundary, otherwise
+    /// one 8-byte load, one extra byte and two shifts per word.
+    pub(crate) fn copy_words(&self, start: usize, dst: &mut [u8]) {
+        debug_assert_eq!(dst.len() % 8, 0);
+        let pos = self.bit_offset + start;
+        let (first, shift) = (pos / 8, (pos % 8) as u32);
+        let n = dst.len();
+        if shift == 0 {
+            dst.copy_from_slice(&self.bytes[first..first + n]);
+            return;
+        }
+        // The last word's top bits are in byte `first + n`.
+        let src = &self.bytes[first..=first + n];
+        let next_bytes = src[8..].iter().step_by(8);
+        for ((d, s), &next) in dst
+            .chunks_exact_mut(8)
+            .zip(src.chunks_exact(8))
+            .zip(next_bytes)
+        {
+            let lo = u64::from_le_bytes(s.try_into().expect("chunks_exact(8)"));
+            let w = (lo >> shift) | (u64::from(next) << (64 - shift));
+            d.copy_from_slice(&w.to_le_bytes());
+        }
+    }
+}
+
 /// Bit `i` of an LSB-first bitmap (the per-row accessor of the oracles).
 #[inline]
 pub(crate) fn get_bit(bytes: &[u8], i: usize) -> bool {
@@ -111,6 +140,23 @@ mod tests {
                 for r in 0..64 {
                     let want = r < n && get_bit(&bytes, off + 3 + r);
                     assert_eq!((b >> r) & 1 == 1, want, "off {off} n {n} row {r}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn copy_words_matches_word_on_every_offset() {
+        let bytes: [u8; 48] = core::array::from_fn(|i| (i as u8).wrapping_mul(91) ^ 0xc3);
+        for off in 0..64 {
+            let s = BitSlice::new(&bytes, off);
+            for start in [0, 1, 7, 8, 13] {
+                let mut dst = [0u8; 32];
+                s.copy_words(start, &mut dst);
+                let moved = BitSlice::new(&bytes, off + start);
+                for (i, d) in dst.chunks_exact(8).enumerate() {
+                    let got = u64::from_le_bytes(d.try_into().unwrap());
+                    assert_eq!(got, moved.word(i), "off {off} start {start} word {i}");
                 }
             }
         }

@@ -31,14 +31,13 @@ struct VecStore {
 
 impl VecStore {
     /// Makes `bytes` hold at least `words` words, at least doubling it.
-    #[cold]
-    #[inline(never)]
+    ///
+    /// The `Vec` goes to the cold function by value, not `self`: a call that
+    /// could see the builder would force its accumulator out of registers in
+    /// every loop that appends.
+    #[inline]
     fn grow(&mut self, words: usize) {
-        let len = words
-            .saturating_mul(8)
-            .max(self.bytes.len().saturating_mul(2))
-            .max(64);
-        self.bytes.resize(len, 0);
+        self.bytes = grown(core::mem::take(&mut self.bytes), words);
     }
 
     /// Makes room for `words` words in total, in at most one growth.
@@ -50,14 +49,36 @@ impl VecStore {
     }
 }
 
+/// `bytes` resized (zero-filled) to at least `words` words and at least
+/// twice its length: the slow path of every append.
+#[cold]
+#[inline(never)]
+fn grown(mut bytes: Vec<u8>, words: usize) -> Vec<u8> {
+    let len = words
+        .saturating_mul(8)
+        .max(bytes.len().saturating_mul(2))
+        .max(64);
+    bytes.resize(len, 0);
+    bytes
+}
+
 impl WordStore for VecStore {
     #[inline(always)]
-    fn store_word(&mut self, index: usize, word: u64) {
+    fn store_reserved(&mut self, index: usize, word: u64) {
         let at = 8 * index;
-        if self.bytes.len() < at + 8 {
+        self.bytes[at..at + 8].copy_from_slice(&word.to_le_bytes());
+    }
+
+    fn reserved_words(&mut self, first: usize, n: usize) -> &mut [u8] {
+        &mut self.bytes[8 * first..8 * (first + n)]
+    }
+
+    #[inline(always)]
+    fn store_word(&mut self, index: usize, word: u64) {
+        if self.bytes.len() < 8 * index + 8 {
             self.grow(index + 1);
         }
-        self.bytes[at..at + 8].copy_from_slice(&word.to_le_bytes());
+        self.store_reserved(index, word);
     }
 
     fn store_tail(&mut self, index: usize, word: u64, n_bits: usize) {

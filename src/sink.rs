@@ -21,8 +21,20 @@ const BATCH_WORDS: usize = 32;
 /// Where completed words go.
 pub(crate) trait WordStore {
     /// Stores word number `index` (bits `64 * index .. 64 * index + 64` of the
-    /// sink). Words arrive in order, each exactly once.
-    fn store_word(&mut self, index: usize, word: u64);
+    /// sink), where the caller has made room for it (a bulk append reserves
+    /// first). Words arrive in order, each exactly once.
+    fn store_reserved(&mut self, index: usize, word: u64);
+
+    /// [`store_reserved`](Self::store_reserved) for a single append: a store
+    /// that grows makes room here (in a cold path).
+    #[inline(always)]
+    fn store_word(&mut self, index: usize, word: u64) {
+        self.store_reserved(index, word);
+    }
+
+    /// The bytes of words `first .. first + n`, where the caller has made
+    /// room for them, to be written whole.
+    fn reserved_words(&mut self, first: usize, n: usize) -> &mut [u8];
 
     /// Stores the last, partial word number `index`: its low `n_bits` bits
     /// (`1..=63`), higher bits of `word` 0.
@@ -51,7 +63,8 @@ struct Acc {
 
 impl Acc {
     /// Appends the low `n` bits of `w` (`1 <= n <= 64`; bits of `w` at `n`
-    /// and above must be 0), handing a completed word to `store`.
+    /// and above must be 0), handing a completed word to `store`, which has
+    /// room for it.
     #[inline(always)]
     fn push_word<S: WordStore>(&mut self, store: &mut S, w: u64, n: usize) {
         debug_assert!((1..=64).contains(&n));
@@ -60,7 +73,7 @@ impl Acc {
         let merged = self.pending | (w << s);
         self.pos += n;
         if s + n >= 64 {
-            store.store_word(self.pos / 64 - 1, merged);
+            store.store_reserved(self.pos / 64 - 1, merged);
             // The bits of `w` that did not fit: `w >> (64 - s)`, written so
             // that `s == 0` gives 0 instead of an overflowing shift.
             self.pending = (w >> 1) >> (63 - s);
@@ -115,24 +128,21 @@ impl<S: WordStore> WordSink<S> {
         }
     }
 
-    /// Appends the words that `words` yields, each `(bits, n)` as in
-    /// [`Acc::push_word`], with the accumulator in a local.
-    #[inline(always)]
-    fn push_words(&mut self, words: impl Iterator<Item = (u64, usize)>) {
-        let mut acc = self.acc;
-        // `for_each` (a fold) runs a chained tail as a second loop instead of
-        // testing which half it is in on every word.
-        words.for_each(|(w, n)| acc.push_word(&mut self.store, w, n));
-        self.acc = acc;
-    }
-
     /// Appends `n` copies of `v`, a word at a time.
     #[inline]
     pub(crate) fn push_n(&mut self, n: usize, v: bool) {
         let fill = 0u64.wrapping_sub(u64::from(v));
+        // A local accumulator stays in registers; `self.acc` would be
+        // written back on every word.
+        let mut acc = self.acc;
+        for _ in 0..n / 64 {
+            acc.push_word(&mut self.store, fill, 64);
+        }
         let rest = n % 64;
-        let tail = (rest > 0).then(|| (fill & ((1u64 << rest) - 1), rest));
-        self.push_words(core::iter::repeat_n((fill, 64), n / 64).chain(tail));
+        if rest > 0 {
+            acc.push_word(&mut self.store, fill & ((1u64 << rest) - 1), rest);
+        }
+        self.acc = acc;
     }
 
     /// Appends bit `i` = `bytes[i] != 0`, 64 bytes per word through `kernel`.
@@ -144,12 +154,16 @@ impl<S: WordStore> WordSink<S> {
             let (body, tail) = chunk.split_at(64 * full);
             let words = &mut words[..full];
             kernel.pack(body, words);
-            let tail = (!tail.is_empty()).then(|| {
+            let mut acc = self.acc;
+            for &w in words.iter() {
+                acc.push_word(&mut self.store, w, 64);
+            }
+            if !tail.is_empty() {
                 let mut padded = [0u8; 64];
                 padded[..tail.len()].copy_from_slice(tail);
-                (portable::pack_word(&padded), tail.len())
-            });
-            self.push_words(words.iter().map(|&w| (w, 64)).chain(tail));
+                acc.push_word(&mut self.store, portable::pack_word(&padded), tail.len());
+            }
+            self.acc = acc;
         }
     }
 
@@ -166,14 +180,32 @@ impl<S: WordStore> WordSink<S> {
         }
     }
 
-    /// Appends `len` bits of `src`, 64 at a time (shift-merged from any bit
-    /// offset by [`BitSlice::word`]). `src` must hold all of them.
+    /// Appends `len` bits of `src` (which must hold all of them).
+    ///
+    /// The first bits top the pending word up to a word boundary; from there
+    /// every output word is one unaligned word of the source, copied straight
+    /// into the store ([`BitSlice::copy_words`]: one shift-merge per word, no
+    /// accumulator); the last bits become the new pending word.
     #[inline]
     pub(crate) fn push_packed(&mut self, src: BitSlice<'_>, len: usize) {
-        let full = len / 64;
-        let rest = len % 64;
-        let tail = (rest > 0).then(|| (src.bits(64 * full, rest), rest));
-        self.push_words((0..full).map(|i| (src.word(i), 64)).chain(tail));
+        let mut acc = self.acc;
+        let head = len.min((64 - acc.pos % 64) % 64);
+        if head > 0 {
+            acc.push_word(&mut self.store, src.bits(0, head), head);
+        }
+        let full = (len - head) / 64;
+        if full > 0 {
+            debug_assert_eq!(acc.pending, 0);
+            let dst = self.store.reserved_words(acc.pos / 64, full);
+            src.copy_words(head, dst);
+            acc.pos += 64 * full;
+        }
+        let rest = (len - head) % 64;
+        if rest > 0 {
+            let w = src.bits(head + 64 * full, rest);
+            acc.push_word(&mut self.store, w, rest);
+        }
+        self.acc = acc;
     }
 
     /// Hands the pending partial word (if any) to the store. The sink stays

@@ -39,9 +39,14 @@ impl<'a> SliceStore<'a> {
 
 impl WordStore for SliceStore<'_> {
     #[inline(always)]
-    fn store_word(&mut self, index: usize, word: u64) {
+    fn store_reserved(&mut self, index: usize, word: u64) {
         let at = self.start + 8 * index;
         self.out[at..at + 8].copy_from_slice(&word.to_le_bytes());
+    }
+
+    fn reserved_words(&mut self, first: usize, n: usize) -> &mut [u8] {
+        let at = self.start + 8 * first;
+        &mut self.out[at..at + 8 * n]
     }
 
     fn store_tail(&mut self, index: usize, word: u64, n_bits: usize) {
