@@ -15,9 +15,6 @@ use crate::arch::portable;
 use crate::bits::BitSlice;
 use crate::raw::Kernel;
 
-/// Words packed per kernel call: 2048 rows, 256 bytes on the stack.
-const BATCH_WORDS: usize = 32;
-
 /// Where completed words go.
 pub(crate) trait WordStore {
     /// Stores word number `index` (bits `64 * index .. 64 * index + 64` of the
@@ -128,50 +125,70 @@ impl<S: WordStore> WordSink<S> {
         }
     }
 
-    /// Appends `n` copies of `v`, a word at a time.
-    #[inline]
-    pub(crate) fn push_n(&mut self, n: usize, v: bool) {
-        let fill = 0u64.wrapping_sub(u64::from(v));
-        // A local accumulator stays in registers; `self.acc` would be
-        // written back on every word.
+    /// Appends `len` bits in three parts, so that whole words never pass
+    /// through the accumulator:
+    ///
+    /// - `part(0, head)` tops the pending word up to a word boundary;
+    /// - `body(head, dst)` writes every whole word after it straight into the
+    ///   store (`dst` holds `8 * words` bytes);
+    /// - `part(start, rest)` gives the last `rest < 64` bits, which become
+    ///   the new pending word.
+    ///
+    /// `part(start, n)` returns bits `start .. start + n` of the input in the
+    /// low bits of a word (`n < 64`, higher bits 0).
+    #[inline(always)]
+    fn push_split(
+        &mut self,
+        len: usize,
+        mut part: impl FnMut(usize, usize) -> u64,
+        body: impl FnOnce(usize, &mut [u8]),
+    ) {
         let mut acc = self.acc;
-        for _ in 0..n / 64 {
-            acc.push_word(&mut self.store, fill, 64);
+        let head = len.min((64 - acc.pos % 64) % 64);
+        if head > 0 {
+            acc.push_word(&mut self.store, part(0, head), head);
         }
-        let rest = n % 64;
+        let words = (len - head) / 64;
+        if words > 0 {
+            debug_assert!(acc.pos.is_multiple_of(64) && acc.pending == 0);
+            body(head, self.store.reserved_words(acc.pos / 64, words));
+            acc.pos += 64 * words;
+        }
+        let rest = (len - head) % 64;
         if rest > 0 {
-            acc.push_word(&mut self.store, fill & ((1u64 << rest) - 1), rest);
+            let start = head + 64 * words;
+            acc.push_word(&mut self.store, part(start, rest), rest);
         }
         self.acc = acc;
     }
 
-    /// Appends bit `i` = `bytes[i] != 0`, 64 bytes per word through `kernel`.
+    /// Appends `n` copies of `v`: whole words are a `fill`.
     #[inline]
-    pub(crate) fn push_bytes(&mut self, kernel: Kernel, bytes: &[u8]) {
-        let mut words = [0u64; BATCH_WORDS];
-        for chunk in bytes.chunks(64 * BATCH_WORDS) {
-            let full = chunk.len() / 64;
-            let (body, tail) = chunk.split_at(64 * full);
-            let words = &mut words[..full];
-            kernel.pack(body, words);
-            let mut acc = self.acc;
-            for &w in words.iter() {
-                acc.push_word(&mut self.store, w, 64);
-            }
-            if !tail.is_empty() {
-                let mut padded = [0u8; 64];
-                padded[..tail.len()].copy_from_slice(tail);
-                acc.push_word(&mut self.store, portable::pack_word(&padded), tail.len());
-            }
-            self.acc = acc;
-        }
+    pub(crate) fn push_n(&mut self, n: usize, v: bool) {
+        let fill = 0u64.wrapping_sub(u64::from(v));
+        self.push_split(
+            n,
+            |_, k| fill & ((1u64 << k) - 1),
+            |_, dst| dst.fill(fill as u8),
+        );
     }
 
-    /// Appends `bools`, converted to bytes in batches and packed as
-    /// [`push_bytes`](Self::push_bytes) does.
+    /// Appends bit `i` = `bytes[i] != 0`: whole words are packed by `kernel`
+    /// straight into the store, 64 bytes per word.
+    #[inline]
+    pub(crate) fn push_bytes(&mut self, kernel: Kernel, bytes: &[u8]) {
+        self.push_split(
+            bytes.len(),
+            |start, n| portable::pack_partial(&bytes[start..start + n]),
+            |start, dst| kernel.pack(&bytes[start..start + 8 * dst.len()], dst),
+        );
+    }
+
+    /// Appends `bools`, converted to bytes in batches of 2048 on the stack and
+    /// packed as [`push_bytes`](Self::push_bytes) does.
     #[inline]
     pub(crate) fn push_bools(&mut self, kernel: Kernel, bools: &[bool]) {
-        let mut bytes = [0u8; 64 * BATCH_WORDS];
+        let mut bytes = [0u8; 2048];
         for chunk in bools.chunks(bytes.len()) {
             for (d, &b) in bytes.iter_mut().zip(chunk) {
                 *d = u8::from(b);
@@ -180,32 +197,16 @@ impl<S: WordStore> WordSink<S> {
         }
     }
 
-    /// Appends `len` bits of `src` (which must hold all of them).
-    ///
-    /// The first bits top the pending word up to a word boundary; from there
-    /// every output word is one unaligned word of the source, copied straight
-    /// into the store ([`BitSlice::copy_words`]: one shift-merge per word, no
-    /// accumulator); the last bits become the new pending word.
+    /// Appends `len` bits of `src` (which must hold all of them): whole words
+    /// are unaligned words of the source, shift-merged straight into the
+    /// store by [`BitSlice::copy_words`].
     #[inline]
     pub(crate) fn push_packed(&mut self, src: BitSlice<'_>, len: usize) {
-        let mut acc = self.acc;
-        let head = len.min((64 - acc.pos % 64) % 64);
-        if head > 0 {
-            acc.push_word(&mut self.store, src.bits(0, head), head);
-        }
-        let full = (len - head) / 64;
-        if full > 0 {
-            debug_assert_eq!(acc.pending, 0);
-            let dst = self.store.reserved_words(acc.pos / 64, full);
-            src.copy_words(head, dst);
-            acc.pos += 64 * full;
-        }
-        let rest = (len - head) % 64;
-        if rest > 0 {
-            let w = src.bits(head + 64 * full, rest);
-            acc.push_word(&mut self.store, w, rest);
-        }
-        self.acc = acc;
+        self.push_split(
+            len,
+            |start, n| src.bits(start, n),
+            |start, dst| src.copy_words(start, dst),
+        );
     }
 
     /// Hands the pending partial word (if any) to the store. The sink stays

@@ -247,21 +247,21 @@ mod cache {
 
 /// Packing: the inverse direction, bytes to bits.
 impl Kernel {
-    /// Packs `bytes` into `words`, 64 bytes per word, bit `i` of a word set
-    /// when its byte `i` is non-zero (`bytes.len() == 64 * words.len()`).
+    /// Packs `bytes` into `out`, 64 bytes per 8-byte little-endian word, bit
+    /// `i` set when byte `i` is non-zero (`bytes.len() == 8 * out.len()`).
     /// Like [`Kernel::expand`], it sees aligned whole words only; offsets and
     /// tails are handled in `crate::sink`.
     #[inline]
-    pub(crate) fn pack(self, bytes: &[u8], words: &mut [u64]) {
-        debug_assert_eq!(bytes.len(), words.len() * 64);
+    pub(crate) fn pack(self, bytes: &[u8], out: &mut [u8]) {
+        debug_assert_eq!(bytes.len(), out.len() * 8);
         match self.0 {
-            Inner::Portable => portable::pack(bytes, words),
+            Inner::Portable => portable::pack(bytes, out),
             #[cfg(target_arch = "x86_64")]
-            Inner::Sse2(t) => t.pack(bytes, words),
+            Inner::Sse2(t) => t.pack(bytes, out),
             #[cfg(target_arch = "x86_64")]
-            Inner::Avx2(t) => t.pack(bytes, words),
+            Inner::Avx2(t) => t.pack(bytes, out),
             #[cfg(target_arch = "x86_64")]
-            Inner::Avx512(t) => t.pack(bytes, words),
+            Inner::Avx512(t) => t.pack(bytes, out),
         }
     }
 }

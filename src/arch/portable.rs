@@ -63,13 +63,21 @@ pub(crate) fn pack_word(bytes: &[u8; 64]) -> u64 {
     w
 }
 
-/// Packs `bytes` into `words`, 64 bytes per word
-/// (`bytes.len() == 64 * words.len()`).
-pub(crate) fn pack(bytes: &[u8], words: &mut [u64]) {
-    debug_assert_eq!(bytes.len(), words.len() * 64);
-    for (w, src) in words.iter_mut().zip(bytes.chunks_exact(64)) {
-        *w = pack_word(src.try_into().expect("chunks_exact(64)"));
+/// Packs `bytes` into `out`, 64 bytes per 8-byte little-endian word
+/// (`bytes.len() == 8 * out.len()`).
+pub(crate) fn pack(bytes: &[u8], out: &mut [u8]) {
+    debug_assert_eq!(bytes.len(), out.len() * 8);
+    for (dst, src) in out.chunks_exact_mut(8).zip(bytes.chunks_exact(64)) {
+        let w = pack_word(src.try_into().expect("chunks_exact(64)"));
+        dst.copy_from_slice(&w.to_le_bytes());
     }
+}
+
+/// Packs fewer than 64 bytes into the low bits of a word (higher bits 0).
+pub(crate) fn pack_partial(bytes: &[u8]) -> u64 {
+    let mut padded = [0u8; 64];
+    padded[..bytes.len()].copy_from_slice(bytes);
+    pack_word(&padded)
 }
 
 #[cfg(test)]

@@ -98,13 +98,13 @@ fn two(w: u64, lo: __m256i, hi: __m256i, bits: __m256i, one: __m256i) -> (__m256
 }
 
 impl Avx2 {
-    /// Packs `bytes` into `words`, 64 bytes per word
-    /// (`bytes.len() == 64 * words.len()`): bit `i` is `bytes[i] != 0`.
+    /// Packs `bytes` into `out`, 64 bytes per 8-byte little-endian word
+    /// (`bytes.len() == 8 * out.len()`): bit `i` is `bytes[i] != 0`.
     #[inline]
-    pub(crate) fn pack(self, bytes: &[u8], words: &mut [u64]) {
-        assert_eq!(bytes.len(), words.len() * 64);
+    pub(crate) fn pack(self, bytes: &[u8], out: &mut [u8]) {
+        assert_eq!(bytes.len(), out.len() * 8);
         // SAFETY: `self` proves AVX2; the lengths were checked above.
-        unsafe { pack_avx2(bytes, words) }
+        unsafe { pack_avx2(bytes, out) }
     }
 }
 
@@ -113,14 +113,14 @@ impl Avx2 {
 /// # Safety
 ///
 /// - The CPU must support AVX2.
-/// - `bytes.len() == 64 * words.len()`.
+/// - `bytes.len() == 8 * out.len()`.
 #[target_feature(enable = "avx2")]
-unsafe fn pack_avx2(bytes: &[u8], words: &mut [u64]) {
+unsafe fn pack_avx2(bytes: &[u8], out: &mut [u8]) {
     let zero = _mm256_setzero_si256();
     let p = bytes.as_ptr().cast::<__m256i>();
-    for (i, w) in words.iter_mut().enumerate() {
-        // SAFETY: `bytes` holds `64 * words.len()` bytes and
-        // `i < words.len()`, so the 64 bytes at `64 * i` (two 32-byte
+    for (i, dst) in out.chunks_exact_mut(8).enumerate() {
+        // SAFETY: `bytes` holds `64 * (out.len() / 8)` bytes and `i` is
+        // below `out.len() / 8`, so the 64 bytes at `64 * i` (two 32-byte
         // vectors) are inside it; `loadu` needs no alignment.
         let (a, b) = unsafe {
             (
@@ -130,7 +130,8 @@ unsafe fn pack_avx2(bytes: &[u8], words: &mut [u64]) {
         };
         let lo = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32;
         let hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, zero)) as u32;
-        *w = !(u64::from(lo) | (u64::from(hi) << 32));
+        let w = !(u64::from(lo) | (u64::from(hi) << 32));
+        dst.copy_from_slice(&w.to_le_bytes());
     }
 }
 

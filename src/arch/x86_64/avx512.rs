@@ -63,13 +63,13 @@ unsafe fn expand_avx512(words: &[u64], out: &mut [u8]) {
 }
 
 impl Avx512 {
-    /// Packs `bytes` into `words`, 64 bytes per word
-    /// (`bytes.len() == 64 * words.len()`): bit `i` is `bytes[i] != 0`.
+    /// Packs `bytes` into `out`, 64 bytes per 8-byte little-endian word
+    /// (`bytes.len() == 8 * out.len()`): bit `i` is `bytes[i] != 0`.
     #[inline]
-    pub(crate) fn pack(self, bytes: &[u8], words: &mut [u64]) {
-        assert_eq!(bytes.len(), words.len() * 64);
+    pub(crate) fn pack(self, bytes: &[u8], out: &mut [u8]) {
+        assert_eq!(bytes.len(), out.len() * 8);
         // SAFETY: `self` proves AVX-512BW; the lengths were checked above.
-        unsafe { pack_avx512(bytes, words) }
+        unsafe { pack_avx512(bytes, out) }
     }
 }
 
@@ -78,16 +78,16 @@ impl Avx512 {
 /// # Safety
 ///
 /// - The CPU must support AVX-512F and AVX-512BW.
-/// - `bytes.len() == 64 * words.len()`.
+/// - `bytes.len() == 8 * out.len()`.
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn pack_avx512(bytes: &[u8], words: &mut [u64]) {
+unsafe fn pack_avx512(bytes: &[u8], out: &mut [u8]) {
     let p = bytes.as_ptr().cast::<__m512i>();
-    for (i, w) in words.iter_mut().enumerate() {
-        // SAFETY: `bytes` holds `64 * words.len()` bytes and
-        // `i < words.len()`, so the 64 bytes at `64 * i` are inside it;
+    for (i, dst) in out.chunks_exact_mut(8).enumerate() {
+        // SAFETY: `bytes` holds `64 * (out.len() / 8)` bytes and `i` is
+        // below `out.len() / 8`, so the 64 bytes at `64 * i` are inside it;
         // `loadu` needs no alignment.
         let v = unsafe { _mm512_loadu_si512(p.add(i)) };
-        *w = _mm512_test_epi8_mask(v, v);
+        dst.copy_from_slice(&_mm512_test_epi8_mask(v, v).to_le_bytes());
     }
 }
 
