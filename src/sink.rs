@@ -6,10 +6,12 @@
 //! and `BitmapBuilder` (a growing `Vec`) are this one accumulator over three
 //! stores; only the store knows where a word goes and what "full" means.
 //!
-//! Every bulk append moves whole words: `append_bytes` packs 64 bytes per word
-//! with a [`Kernel`], `append_packed` shift-merges 64 bits per word with a
-//! [`BitSlice`], `append_n` writes 64 copies per word. A word entering at a
-//! position that is not a multiple of 64 is split in two with two shifts.
+//! Every bulk append moves whole words, in three parts (`push_split`): the
+//! first bits top the pending word up to a word boundary, then every whole
+//! word goes straight into the store (packed by a [`Kernel`], shift-merged by
+//! [`BitSlice::copy_words`], or a fill), and the last bits become the new
+//! pending word. Offset and tail arithmetic live here and in [`BitSlice`]
+//! only; the kernels see aligned words.
 
 use crate::arch::portable;
 use crate::bits::BitSlice;
