@@ -260,7 +260,7 @@ impl BitmapBuilder {
         self.len() == 0
     }
 
-    /// The number of bits the builder holds before it next grows (at least
+    /// The number of bits the builder holds before it next reallocates (at least
     /// the `bits` given to [`with_capacity`](Self::with_capacity)).
     ///
     /// # Examples

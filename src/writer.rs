@@ -112,9 +112,11 @@ impl<'a> BitmapWriter<'a> {
     /// assert_eq!((w.len(), w.capacity()), (0, 32));
     /// ```
     pub fn new(out: &'a mut [u8]) -> Self {
-        match Self::with_bit_offset(out, 0) {
-            Ok(w) => w,
-            Err(_) => unreachable!("bit offset 0 fits in any slice"),
+        let capacity = out.len().saturating_mul(8);
+        BitmapWriter {
+            sink: SliceStore::sink(out, 0),
+            head_bits: 0,
+            capacity,
         }
     }
 
