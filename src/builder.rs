@@ -192,7 +192,7 @@ impl BitmapBuilder {
     }
 
     /// Appends one bit per byte, 1 for a non-zero byte, packed 64 at a time
-    /// as [`pack`](crate::pack) does.
+    /// as [`pack`](fn@crate::pack) does.
     ///
     /// # Examples
     ///

@@ -46,7 +46,7 @@
 //!
 //! The other direction, bytes or bools to bits:
 //!
-//! - [`pack`] writes one bit per byte (`bytes[i] != 0`) into a caller's
+//! - [`pack`](fn@pack) writes one bit per byte (`bytes[i] != 0`) into a caller's
 //!   bitmap from any bit offset, leaving the other bits alone; the inverse of
 //!   [`unpack`]. [`raw::pack_with`] forces a kernel, [`pack_naive`] is the
 //!   per-byte oracle.

@@ -2,7 +2,7 @@
 //! per-byte oracle `pack_naive`.
 //!
 //! The input is checked first (nothing is written on `Err`). A [`Kernel`]
-//! turns each 64 input bytes into one `u64` word; a [`WordSink`] over the
+//! turns each 64 input bytes into one `u64` word; a [`WordSink`](crate::sink::WordSink) over the
 //! caller's buffer merges the words in at the unaligned bit offset: the bits
 //! of the first byte below the offset and of the last byte above the end are
 //! read back and kept, the bytes between are written whole.

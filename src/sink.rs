@@ -2,7 +2,7 @@
 //!
 //! A [`WordSink`] keeps the bits that do not yet fill a word in a `u64` and
 //! hands each completed 64-bit word to its [`WordStore`], once per 64 rows.
-//! [`crate::pack`], [`crate::BitmapWriter`] (caller storage, no allocation)
+//! [`crate::pack()`], [`crate::BitmapWriter`] (caller storage, no allocation)
 //! and `BitmapBuilder` (a growing `Vec`) are this one accumulator over three
 //! stores; only the store knows where a word goes and what "full" means.
 //!

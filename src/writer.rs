@@ -285,7 +285,7 @@ impl<'a> BitmapWriter<'a> {
     }
 
     /// Appends one bit per byte: 1 for a non-zero byte, 0 for a zero byte
-    /// (packed as [`pack`](crate::pack) does).
+    /// (packed as [`pack`](fn@crate::pack) does).
     ///
     /// # Errors
     ///
