@@ -150,10 +150,60 @@ fn le_u64(chunk: &[u8]) -> u64 {
     u64::from_le_bytes(b)
 }
 
+impl BitSlice<'_> {
+    /// Writes the `dst.len() / 8` whole words from row `start` on into `dst`
+    /// (`dst.len()` a multiple of 8), as [`bits`](Self::bits) would give them,
+    /// in one pass: a copy when the rows start on a byte boundary, otherwise
+    /// one 8-byte load and two shifts per word (reading one byte past the
+    /// last whole byte only when the rows need it).
+    pub(crate) fn copy_words(&self, start: usize, dst: &mut [u8]) {
+        debug_assert_eq!(dst.len() % 8, 0);
+        if dst.is_empty() {
+            return;
+        }
+        let pos = self.bit_offset + start;
+        let (first, shift) = (pos / 8, (pos % 8) as u32);
+        let n = dst.len();
+        if shift == 0 {
+            dst.copy_from_slice(&self.bytes[first..first + n]);
+            return;
+        }
+        // Word `i` is the top bits of source word `i` and the low bits of
+        // source word `i + 1`; the last word needs only one byte of the next.
+        let src = &self.bytes[first..=first + n];
+        let word_at = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
+        let (body, last) = dst.split_at_mut(n - 8);
+        let mut lo = word_at(&src[..8]);
+        // `lo` is carried over: one load per word and no bounds checks.
+        for (d, next) in body.chunks_exact_mut(8).zip(src[8..].chunks_exact(8)) {
+            let hi = word_at(next);
+            d.copy_from_slice(&((lo >> shift) | (hi << (64 - shift))).to_le_bytes());
+            lo = hi;
+        }
+        let w = (lo >> shift) | (u64::from(src[n]) << (64 - shift));
+        last.copy_from_slice(&w.to_le_bytes());
+    }
+}
+
 /// Bit `i` of an LSB-first bitmap (the per-row accessor of the oracles).
 #[inline]
 pub(crate) fn get_bit(bytes: &[u8], i: usize) -> bool {
     (bytes[i / 8] >> (i % 8)) & 1 == 1
+}
+
+/// The number of ones in `bytes`, a popcount per 8-byte word.
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+pub(crate) fn count_ones(bytes: &[u8]) -> usize {
+    let words = bytes.chunks_exact(8);
+    let rest: usize = words
+        .remainder()
+        .iter()
+        .map(|b| b.count_ones() as usize)
+        .sum();
+    words
+        .map(|w| u64::from_le_bytes(w.try_into().expect("chunks_exact(8)")).count_ones() as usize)
+        .sum::<usize>()
+        + rest
 }
 
 #[cfg(test)]
@@ -196,6 +246,27 @@ mod tests {
             let words: std::vec::Vec<u64> = w.iter().collect();
             for (j, &word) in words.iter().enumerate() {
                 assert_eq!(word, s.bits(64 * j, 64), "off {off} word {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn copy_words_matches_bits_on_every_offset() {
+        let bytes: [u8; 48] = core::array::from_fn(|i| (i as u8).wrapping_mul(91) ^ 0xc3);
+        for off in 0..64 {
+            let s = BitSlice::new(&bytes, off);
+            for start in [0, 1, 7, 8, 13] {
+                let mut dst = [0u8; 32];
+                s.copy_words(start, &mut dst);
+                let moved = BitSlice::new(&bytes, off + start);
+                for (i, d) in dst.chunks_exact(8).enumerate() {
+                    let got = u64::from_le_bytes(d.try_into().unwrap());
+                    assert_eq!(
+                        got,
+                        moved.bits(64 * i, 64),
+                        "off {off} start {start} word {i}"
+                    );
+                }
             }
         }
     }

@@ -51,6 +51,16 @@ pub enum Error {
         /// The length (in rows or bits) the caller gave.
         len: usize,
     },
+    /// A [`BitmapWriter`](crate::BitmapWriter) has no room for the bits of an
+    /// append (`len + additional > capacity`); none of them were appended.
+    CapacityExceeded {
+        /// Bits already appended.
+        len: usize,
+        /// Bits the rejected append would have added.
+        additional: usize,
+        /// Bits the writer's buffer holds.
+        capacity: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -70,6 +80,14 @@ impl fmt::Display for Error {
             Error::Overflow { bit_offset, len } => {
                 write!(f, "bit_offset {bit_offset} + len {len} overflows usize")
             }
+            Error::CapacityExceeded {
+                len,
+                additional,
+                capacity,
+            } => write!(
+                f,
+                "bitmap writer full: {len} bits written, {additional} more exceed the capacity of {capacity} bits"
+            ),
         }
     }
 }

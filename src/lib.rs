@@ -47,10 +47,52 @@
 //! [`raw::STREAM_MIN_BYTES`] (4 MiB) are written with non-temporal stores by
 //! the SSE2 and AVX2 kernels, which skip the read-for-ownership of each line.
 //!
+//! # Building bitmaps
+//!
+//! The other direction, bytes or bools to bits:
+//!
+//! - [`pack`](fn@pack) writes one bit per byte (`bytes[i] != 0`) into a caller's
+//!   bitmap from any bit offset, leaving the other bits alone; the inverse of
+//!   [`unpack`]. [`raw::pack_with`] forces a kernel, [`pack_naive`] is the
+//!   per-byte oracle.
+//! - [`BitmapWriter`] appends bits into a `&mut [u8]` the caller owns (no
+//!   allocation); an append that does not fit is an `Err`.
+//! - [`BitmapBuilder`] (feature `alloc`) appends bits to a growing bitmap:
+//!   pending bits live in a `u64` and memory sees one 8-byte write per 64
+//!   appends. The bulk appends (`append_n`, `append_slice`, `append_bytes`,
+//!   `append_packed_range`) move whole words.
+//! - [`MutableBitmap`] (feature `alloc`) has a fixed length; `get`/`set` are a
+//!   shift and a mask.
+//!
+//! Appending and setting are separate types on purpose: arrow-rs's
+//! `BooleanBufferBuilder` serves both and pays a capacity check and a memory
+//! write per appended bit (apache/arrow-rs#8561).
+//!
+//! ```
+//! # #[cfg(feature = "alloc")] {
+//! use bitbytes::{pack, BitmapBuilder};
+//!
+//! let mask = [1u8, 0, 0, 1, 1];
+//! let mut bits = [0u8; 1];
+//! pack(&mask, &mut bits, 0)?;
+//! assert_eq!(bits, [0b11001]);
+//!
+//! let mut b = BitmapBuilder::new();
+//! b.append_bytes(&mask);
+//! b.append(true);
+//! assert_eq!(b.finish(), [0b111001]);
+//! # }
+//! # Ok::<(), bitbytes::Error>(())
+//! ```
+//!
 //! # Crate features
 //!
 //! - `std` (default): run-time CPU feature detection; implies `alloc`.
-//! - `alloc`: the owning types that need a heap.
+//! - `alloc`: the owning types that need a heap ([`BitmapBuilder`],
+//!   [`MutableBitmap`]).
+//! - `arrow`: `From<BitmapBuilder>` and `From<MutableBitmap>` for
+//!   arrow-buffer's `BooleanBuffer` and `NullBuffer`, without copying;
+//!   implies `std`.
 //!
 //! Without default features the crate is `#![no_std]` and never allocates:
 //! every function writes into slices the caller owns.
@@ -65,12 +107,27 @@ extern crate alloc;
 extern crate std;
 
 mod arch;
+#[cfg(feature = "arrow")]
+mod arrow_buffer_impls;
 mod bits;
+#[cfg(feature = "alloc")]
+mod builder;
 mod error;
+#[cfg(feature = "alloc")]
+mod mutable;
+mod pack;
 pub mod raw;
+mod sink;
+mod writer;
 
+#[cfg(feature = "alloc")]
+pub use builder::BitmapBuilder;
 pub use error::Error;
+#[cfg(feature = "alloc")]
+pub use mutable::MutableBitmap;
+pub use pack::{pack, pack_naive};
 pub use raw::{unpack, unpack_naive};
+pub use writer::BitmapWriter;
 
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

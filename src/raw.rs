@@ -14,6 +14,7 @@ use crate::error::{check_bitmap, output_too_short, validity_too_short, values_to
 
 pub use crate::arch::Kernel;
 pub use crate::error::Error;
+pub use crate::pack::pack_with;
 
 /// Writes one byte per row: `out[i] = 1` when row `i` is valid and its value
 /// bit differs from `negate`, else `0`.

@@ -287,3 +287,24 @@ mod cache {
         k
     }
 }
+
+/// Packing: the inverse direction, bytes to bits.
+impl Kernel {
+    /// Packs `bytes` into `out`, 64 bytes per 8-byte little-endian word, bit
+    /// `i` set when byte `i` is non-zero (`bytes.len() == 8 * out.len()`).
+    /// Like [`Kernel::expand`], it sees aligned whole words only; offsets and
+    /// tails are handled in `crate::sink`.
+    #[inline]
+    pub(crate) fn pack(self, bytes: &[u8], out: &mut [u8]) {
+        debug_assert_eq!(bytes.len(), out.len() * 8);
+        match self.0 {
+            Inner::Portable => portable::pack(bytes, out),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Sse2(t) => t.pack(bytes, out),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx2(t) => t.pack(bytes, out),
+            #[cfg(target_arch = "x86_64")]
+            Inner::Avx512(t) => t.pack(bytes, out),
+        }
+    }
+}

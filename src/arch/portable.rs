@@ -40,6 +40,45 @@ pub(crate) fn expand(values: Words<'_>, validity: Option<Words<'_>>, neg: u64, o
     for_each_word(values, validity, neg, out, expand_word);
 }
 
+/// Packs one word: bit `i` of the result is `bytes[i] != 0`.
+///
+/// Eight bytes at a time: a SWAR step sets the top bit of every non-zero byte
+/// (`(x & 0x7f..) + 0x7f..` carries into bit 7 exactly when the low seven bits
+/// are not all zero, and `| x` adds bit 7 itself; no carry crosses a byte),
+/// shifting it down gives bytes of 0/1, and multiplying those by
+/// `0x0102040810204080` gathers byte `i` into bit `56 + i` (the partial
+/// products land on distinct bits, so nothing carries).
+#[inline(always)]
+pub(crate) fn pack_word(bytes: &[u8; 64]) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut w = 0u64;
+    for (j, src) in bytes.chunks_exact(8).enumerate() {
+        let x = u64::from_le_bytes(src.try_into().expect("chunks_exact(8)"));
+        let ones = ((((x & LOW7) + LOW7) | x) & HIGH) >> 7;
+        w |= (ones.wrapping_mul(GATHER) >> 56) << (8 * j);
+    }
+    w
+}
+
+/// Packs `bytes` into `out`, 64 bytes per 8-byte little-endian word
+/// (`bytes.len() == 8 * out.len()`).
+pub(crate) fn pack(bytes: &[u8], out: &mut [u8]) {
+    debug_assert_eq!(bytes.len(), out.len() * 8);
+    for (dst, src) in out.chunks_exact_mut(8).zip(bytes.chunks_exact(64)) {
+        let w = pack_word(src.try_into().expect("chunks_exact(64)"));
+        dst.copy_from_slice(&w.to_le_bytes());
+    }
+}
+
+/// Packs fewer than 64 bytes into the low bits of a word (higher bits 0).
+pub(crate) fn pack_partial(bytes: &[u8]) -> u64 {
+    let mut padded = [0u8; 64];
+    padded[..bytes.len()].copy_from_slice(bytes);
+    pack_word(&padded)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,6 +89,22 @@ mod tests {
             let bytes = entry.to_le_bytes();
             for (i, &byte) in bytes.iter().enumerate() {
                 assert_eq!(byte, ((b >> i) & 1) as u8, "entry {b:#04x} byte {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn pack_word_matches_the_definition_for_every_byte_value() {
+        for b in 0..=255u8 {
+            for pos in 0..64 {
+                let mut bytes = [0u8; 64];
+                bytes[pos] = b;
+                // A neighbour set to every value must not disturb `pos`.
+                bytes[(pos + 1) % 64] = b.wrapping_mul(7);
+                let w = pack_word(&bytes);
+                for (i, &x) in bytes.iter().enumerate() {
+                    assert_eq!((w >> i) & 1 == 1, x != 0, "byte {b:#04x} at {pos}, bit {i}");
+                }
             }
         }
     }

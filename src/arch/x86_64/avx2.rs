@@ -75,13 +75,16 @@ unsafe fn expand_avx2(
     // output block per word, so its start decides for every store.
     let stream = stream && body_out.as_ptr().align_offset(32) == 0;
     let body_valid = validity.map(|v| v.split_at(n4));
-    // SAFETY (all four calls): AVX2 is enabled; the windows have `n4` words
-    // and `body_out` has `64 * n4` bytes (split above); with STREAM,
-    // `body_out` is 32-byte aligned (checked above).
+    // The windows have `n4` words and `body_out` has `64 * n4` bytes (split
+    // above); with STREAM, `body_out` is 32-byte aligned (checked above).
     match (body_valid, stream) {
+        // SAFETY: AVX2 is enabled; lengths and alignment as said above.
         (None, false) => unsafe { body::<false, false>(body_values, body_values, neg, body_out) },
+        // SAFETY: as above.
         (None, true) => unsafe { body::<false, true>(body_values, body_values, neg, body_out) },
+        // SAFETY: as above; `v` has `n4` words too.
         (Some((v, _)), false) => unsafe { body::<true, false>(body_values, v, neg, body_out) },
+        // SAFETY: as above; `v` has `n4` words too.
         (Some((v, _)), true) => unsafe { body::<true, true>(body_values, v, neg, body_out) },
     }
     if stream {
@@ -271,6 +274,44 @@ unsafe fn store<const STREAM: bool>(p: *mut __m256i, v: __m256i) {
 /// each vector with cross-lane permutes.
 const BLOCK_WORDS: usize = 32;
 
+impl Avx2 {
+    /// Packs `bytes` into `out`, 64 bytes per 8-byte little-endian word
+    /// (`bytes.len() == 8 * out.len()`): bit `i` is `bytes[i] != 0`.
+    #[inline]
+    pub(crate) fn pack(self, bytes: &[u8], out: &mut [u8]) {
+        assert_eq!(bytes.len(), out.len() * 8);
+        // SAFETY: `self` proves AVX2; the lengths were checked above.
+        unsafe { pack_avx2(bytes, out) }
+    }
+}
+
+/// `vpmovmskb` of `vpcmpeqb(x, 0)`, inverted: 32 bytes per instruction.
+///
+/// # Safety
+///
+/// - The CPU must support AVX2.
+/// - `bytes.len() == 8 * out.len()`.
+#[target_feature(enable = "avx2")]
+unsafe fn pack_avx2(bytes: &[u8], out: &mut [u8]) {
+    let zero = _mm256_setzero_si256();
+    let p = bytes.as_ptr().cast::<__m256i>();
+    for (i, dst) in out.chunks_exact_mut(8).enumerate() {
+        // SAFETY: `bytes` holds `64 * (out.len() / 8)` bytes and `i` is
+        // below `out.len() / 8`, so the 64 bytes at `64 * i` (two 32-byte
+        // vectors) are inside it; `loadu` needs no alignment.
+        let (a, b) = unsafe {
+            (
+                _mm256_loadu_si256(p.add(2 * i)),
+                _mm256_loadu_si256(p.add(2 * i + 1)),
+            )
+        };
+        let lo = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32;
+        let hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, zero)) as u32;
+        let w = !(u64::from(lo) | (u64::from(hi) << 32));
+        dst.copy_from_slice(&w.to_le_bytes());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -278,6 +319,14 @@ mod tests {
         match crate::raw::Kernel::avx2() {
             Some(k) => crate::raw::tests::check_kernel(k),
             None => std::eprintln!("AVX2 not available on this CPU: kernel not tested here"),
+        }
+    }
+
+    #[test]
+    fn pack_matches_the_oracle() {
+        match crate::raw::Kernel::avx2() {
+            Some(k) => crate::pack::tests::check_pack_kernel(k),
+            None => std::eprintln!("AVX2 not available on this CPU: pack kernel not tested here"),
         }
     }
 }

@@ -68,6 +68,35 @@ unsafe fn expand_word(w: u64, dst: &mut [u8; 64]) {
     unsafe { _mm512_storeu_si512(dst.as_mut_ptr().cast::<__m512i>(), v) };
 }
 
+impl Avx512 {
+    /// Packs `bytes` into `out`, 64 bytes per 8-byte little-endian word
+    /// (`bytes.len() == 8 * out.len()`): bit `i` is `bytes[i] != 0`.
+    #[inline]
+    pub(crate) fn pack(self, bytes: &[u8], out: &mut [u8]) {
+        assert_eq!(bytes.len(), out.len() * 8);
+        // SAFETY: `self` proves AVX-512BW; the lengths were checked above.
+        unsafe { pack_avx512(bytes, out) }
+    }
+}
+
+/// `vptestmb`: one 64-byte load and one mask register per word.
+///
+/// # Safety
+///
+/// - The CPU must support AVX-512F and AVX-512BW.
+/// - `bytes.len() == 8 * out.len()`.
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn pack_avx512(bytes: &[u8], out: &mut [u8]) {
+    let p = bytes.as_ptr().cast::<__m512i>();
+    for (i, dst) in out.chunks_exact_mut(8).enumerate() {
+        // SAFETY: `bytes` holds `64 * (out.len() / 8)` bytes and `i` is
+        // below `out.len() / 8`, so the 64 bytes at `64 * i` are inside it;
+        // `loadu` needs no alignment.
+        let v = unsafe { _mm512_loadu_si512(p.add(i)) };
+        dst.copy_from_slice(&_mm512_test_epi8_mask(v, v).to_le_bytes());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -75,6 +104,16 @@ mod tests {
         match crate::raw::Kernel::avx512() {
             Some(k) => crate::raw::tests::check_kernel(k),
             None => std::eprintln!("AVX-512BW not available on this CPU: kernel not tested here"),
+        }
+    }
+
+    #[test]
+    fn pack_matches_the_oracle() {
+        match crate::raw::Kernel::avx512() {
+            Some(k) => crate::pack::tests::check_pack_kernel(k),
+            None => {
+                std::eprintln!("AVX-512BW not available on this CPU: pack kernel not tested here")
+            }
         }
     }
 }

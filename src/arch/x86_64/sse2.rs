@@ -85,10 +85,50 @@ unsafe fn expand_word<const STREAM: bool>(w: u64, dst: &mut [u8; 64]) {
     }
 }
 
+impl Sse2 {
+    /// Packs `bytes` into `out`, 64 bytes per 8-byte little-endian word
+    /// (`bytes.len() == 8 * out.len()`): bit `i` is `bytes[i] != 0`.
+    #[inline]
+    pub(crate) fn pack(self, bytes: &[u8], out: &mut [u8]) {
+        assert_eq!(bytes.len(), out.len() * 8);
+        // SAFETY: SSE2 is part of the x86_64 baseline; the lengths were
+        // checked above.
+        unsafe { pack_sse2(bytes, out) }
+    }
+}
+
+/// `movemask` of `cmpeq(x, 0)`, inverted: 16 bytes per instruction.
+///
+/// # Safety
+///
+/// - `bytes.len() == 8 * out.len()`.
+#[target_feature(enable = "sse2")]
+unsafe fn pack_sse2(bytes: &[u8], out: &mut [u8]) {
+    let zero = _mm_setzero_si128();
+    let p = bytes.as_ptr().cast::<__m128i>();
+    for (i, dst) in out.chunks_exact_mut(8).enumerate() {
+        let mut zeros = 0u64;
+        for j in 0..4 {
+            // SAFETY: `bytes` holds `64 * (out.len() / 8)` bytes and `i` is
+            // below `out.len() / 8`, `j < 4`, so the 16 bytes at
+            // `64 * i + 16 * j` are inside it; `loadu` needs no alignment.
+            let v = unsafe { _mm_loadu_si128(p.add(4 * i + j)) };
+            let m = _mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) as u32;
+            zeros |= u64::from(m) << (16 * j);
+        }
+        dst.copy_from_slice(&(!zeros).to_le_bytes());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn matches_the_oracle() {
         crate::raw::tests::check_kernel(super::super::super::Kernel::sse2().unwrap());
+    }
+
+    #[test]
+    fn pack_matches_the_oracle() {
+        crate::pack::tests::check_pack_kernel(super::super::super::Kernel::sse2().unwrap());
     }
 }
