@@ -16,7 +16,9 @@ fuzz_target!(|data: &[u8]| {
     let (head, mut ops) = data.split_at(2);
     // The writer's buffer and starting offset.
     let buf_len = usize::from(head[0]);
-    let junk: Vec<u8> = (0..buf_len).map(|i| (i as u8).wrapping_mul(29) ^ head[1]).collect();
+    let junk: Vec<u8> = (0..buf_len)
+        .map(|i| (i as u8).wrapping_mul(29) ^ head[1])
+        .collect();
     let offset = usize::from(head[1]) % (8 * buf_len + 1);
     let capacity = 8 * buf_len - offset;
 
@@ -48,7 +50,10 @@ fuzz_target!(|data: &[u8]| {
             }
             3 => {
                 builder.append_bytes(payload);
-                (payload.iter().map(|&b| b != 0).collect(), writer.append_bytes(payload))
+                (
+                    payload.iter().map(|&b| b != 0).collect(),
+                    writer.append_bytes(payload),
+                )
             }
             _ => {
                 let bits = 8 * payload.len();
@@ -60,7 +65,11 @@ fuzz_target!(|data: &[u8]| {
             }
         };
         if written.len() + add.len() > capacity {
-            let err = Error::CapacityExceeded { len: written.len(), additional: add.len(), capacity };
+            let err = Error::CapacityExceeded {
+                len: written.len(),
+                additional: add.len(),
+                capacity,
+            };
             assert_eq!(res, Err(err));
         } else {
             assert_eq!(res, Ok(()));

@@ -15,7 +15,9 @@ fuzz_target!(|data: &[u8]| {
     // An output a little shorter or longer than needed, to reach the error path.
     let need = (bit_offset + bytes.len()).div_ceil(8);
     let out_len = (need + usize::from(head[2] % 4)).saturating_sub(usize::from(head[3] % 3));
-    let junk: Vec<u8> = (0..out_len).map(|i| (i as u8).wrapping_mul(151) ^ head[3]).collect();
+    let junk: Vec<u8> = (0..out_len)
+        .map(|i| (i as u8).wrapping_mul(151) ^ head[3])
+        .collect();
 
     let mut want = junk.clone();
     let expect = pack_naive(bytes, &mut want, bit_offset);
