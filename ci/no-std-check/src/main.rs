@@ -45,7 +45,10 @@ pub extern "C" fn main(_argc: i32, _argv: *const *const u8) -> i32 {
     }
     let mut short = [0u8; 3];
     match bitbytes::unpack(&values, None, 0, 4, false, &mut short) {
-        Err(bitbytes::Error::OutputTooShort { needed: 4, actual: 3 }) => 0,
+        Err(bitbytes::Error::OutputTooShort {
+            needed: 4,
+            actual: 3,
+        }) => 0,
         _ => 1,
     }
 }
