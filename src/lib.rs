@@ -46,6 +46,11 @@
 //!
 //! - `std` (default): run-time CPU feature detection; implies `alloc`.
 //! - `alloc`: the owning types that need a heap.
+//! - `arrow`: the [`arrow`](crate::arrow) module: `BooleanArray` to bytes
+//!   ([`arrow::unpack_boolean_array`]) and Apache Paimon's predicate leaf
+//!   functions (comparisons, IN / NOT IN) over arrow-rs arrays, one byte per
+//!   row. Implies `std`; depends on arrow-array, arrow-buffer, arrow-ord and
+//!   arrow-schema (60.x).
 //!
 //! Without default features the crate is `#![no_std]` and never allocates:
 //! every function writes into slices the caller owns.
@@ -60,6 +65,9 @@ extern crate alloc;
 extern crate std;
 
 mod arch;
+#[cfg(feature = "arrow")]
+#[path = "arrow_impl.rs"]
+pub mod arrow;
 mod bits;
 mod error;
 pub mod raw;
