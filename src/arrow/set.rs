@@ -33,7 +33,10 @@ pub(crate) fn membership(column: &dyn Array, literals: &dyn Array) -> Option<Boo
         _ => {}
     );
     match column.data_type() {
-        DataType::Boolean => Some(boolean(column.as_boolean_opt()?, literals.as_boolean_opt()?)),
+        DataType::Boolean => Some(boolean(
+            column.as_boolean_opt()?,
+            literals.as_boolean_opt()?,
+        )),
         DataType::Utf8 => Some(byte_array(
             column.as_string_opt::<i32>()?,
             literals.as_string_opt::<i32>()?,
@@ -82,7 +85,20 @@ macro_rules! identity_key {
         }
     )*};
 }
-identity_key!(i8, i16, i32, i64, i128, u8, u16, u32, u64, i256, IntervalDayTime, IntervalMonthDayNano);
+identity_key!(
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    u8,
+    u16,
+    u32,
+    u64,
+    i256,
+    IntervalDayTime,
+    IntervalMonthDayNano
+);
 
 /// Floats by bit pattern: equal under `total_cmp` exactly when the bits are
 /// equal (so `-0.0 != +0.0`, and a NaN equals the same NaN).
@@ -134,7 +150,9 @@ fn byte_array<T: ByteArrayType>(
     literals: &GenericByteArray<T>,
 ) -> BooleanBuffer {
     let set: HashSet<&[u8], RandomState> = literals.iter().flatten().map(AsRef::as_ref).collect();
-    BooleanBuffer::collect_bool(column.len(), |i| set.contains::<[u8]>(column.value(i).as_ref()))
+    BooleanBuffer::collect_bool(column.len(), |i| {
+        set.contains::<[u8]>(column.value(i).as_ref())
+    })
 }
 
 /// Utf8View, BinaryView: the literals' bytes in a set.
@@ -143,5 +161,7 @@ fn byte_view<T: ByteViewType + ?Sized>(
     literals: &GenericByteViewArray<T>,
 ) -> BooleanBuffer {
     let set: HashSet<&[u8], RandomState> = literals.iter().flatten().map(AsRef::as_ref).collect();
-    BooleanBuffer::collect_bool(column.len(), |i| set.contains::<[u8]>(column.value(i).as_ref()))
+    BooleanBuffer::collect_bool(column.len(), |i| {
+        set.contains::<[u8]>(column.value(i).as_ref())
+    })
 }
