@@ -64,6 +64,8 @@ mod in_list;
 mod literals;
 #[path = "arrow/set.rs"]
 mod set;
+#[path = "arrow/u64_set.rs"]
+mod u64_set;
 
 pub use boolean::{boolean_array_to_bytes, unpack_boolean_array};
 pub use compare::{CompareOp, NullFalseLeafBinaryFunction};

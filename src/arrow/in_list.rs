@@ -28,10 +28,15 @@ use std::vec;
 /// With [`InStrategy::Auto`], lists with at least this many non-null literals
 /// use the hash set, shorter ones the OR of `eq` bitmaps.
 ///
-/// Measured with `cargo bench --features arrow --bench arrow` (group
-/// `in_crossover`, 1 Mi rows of Int64 with nulls, AMD EPYC Zen 3): see the
-/// numbers below.
-pub const IN_HASH_MIN_LITERALS: usize = 8;
+/// Measured with `cargo bench --features arrow --bench arrow`, group
+/// `in_crossover` (1 Mi rows of Int64, 10% nulls, AMD EPYC Zen 3, 2 shared
+/// cores, 2026-11-29). One `eq` pass costs about one `lt` kernel pass
+/// (1.3-2.4 ms here, depending on the load), so OR-of-`eq` grows linearly:
+/// 1.4 / 2.9 / 6.2 / 14 ms for 1 / 2 / 4 / 8 literals, 91 ms for 64; the hash
+/// set costs 4.1-5.8 ms for 1 literal, 4.8 ms for 4, 5.6 ms for 8, 7.3 ms for
+/// 64, 8.3 ms for 1,000. OR-of-`eq` wins up to 2 literals and loses from 4
+/// on, both in every run; 3 is a tie.
+pub const IN_HASH_MIN_LITERALS: usize = 4;
 
 /// How [`MultiLiteralsLeafFunction`] computes set membership. Every strategy
 /// gives the same bytes; only the speed differs.

@@ -1,13 +1,15 @@
 //! Hash-set membership, specialised per physical type: the long-list
 //! strategy of IN / NOT IN.
 //!
-//! The non-null literals go into a hash set keyed by the column's native
-//! value (integers, decimals, dates, times, timestamps, durations, intervals
-//! as they are; floats by bit pattern, which is equality under the IEEE 754
-//! total order that the arrow-ord kernels use), a pair of flags for booleans,
-//! or byte slices for every string and binary layout. Each row is one lookup;
+//! The non-null literals go into a set keyed by the column's native value:
+//! a flat [`U64Set`] for everything that fits in 64 bits (integers, dates,
+//! times, timestamps, durations; floats by bit pattern, which is equality
+//! under the IEEE 754 total order that the arrow-ord kernels use), a
+//! `HashSet` for decimals and intervals, a pair of flags for booleans, and a
+//! `HashSet` of byte slices for every string and binary layout. Each row is one lookup;
 //! [`BooleanBuffer::collect_bool`] packs the answers 64 rows per word.
 
+use super::u64_set::U64Set;
 use ahash::RandomState;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{ByteArrayType, ByteViewType};
@@ -17,9 +19,9 @@ use arrow_array::{
 };
 use arrow_buffer::{i256, BooleanBuffer, IntervalDayTime, IntervalMonthDayNano};
 use arrow_schema::DataType;
-use core::hash::Hash;
 use half::f16;
 use std::collections::HashSet;
+use std::vec::Vec;
 
 /// One bit per row of `column`: its value is in `literals` (nulls skipped).
 /// `None` when the type has no specialisation here, or when `literals` does
@@ -65,66 +67,53 @@ pub(crate) fn membership(column: &dyn Array, literals: &dyn Array) -> Option<Boo
     }
 }
 
-/// A native value as a hash-set key whose equality is the `eq` kernel's.
-trait SetKey: Copy {
-    /// The hashed form.
-    type Key: Hash + Eq;
-    /// `a.key() == b.key()` exactly when the `eq` kernel says `a == b`.
-    fn key(self) -> Self::Key;
+/// A native value type with its membership test.
+trait SetMember: Copy {
+    /// One bit per value: it equals (as the `eq` kernel says) a literal.
+    fn membership(values: &[Self], literals: Vec<Self>) -> BooleanBuffer;
 }
 
-/// Integers and other types with exact equality are their own key.
-macro_rules! identity_key {
-    ($($t:ty),*) => {$(
-        impl SetKey for $t {
-            type Key = $t;
-            #[inline]
-            fn key(self) -> $t {
-                self
+/// Types that map one-to-one into a `u64` (integers of at most 64 bits and
+/// everything stored as one, floats by bit pattern) use the flat [`U64Set`].
+/// Float bit patterns are equal exactly when `total_cmp` says equal, so
+/// `-0.0 != +0.0`, and a NaN equals the same NaN.
+macro_rules! u64_member {
+    ($($t:ty => |$v:ident| $key:expr),* $(,)?) => {$(
+        impl SetMember for $t {
+            fn membership(values: &[Self], literals: Vec<Self>) -> BooleanBuffer {
+                let key = |$v: $t| -> u64 { $key };
+                U64Set::new(literals.into_iter().map(key)).members(values, key)
             }
         }
     )*};
 }
-identity_key!(
-    i8,
-    i16,
-    i32,
-    i64,
-    i128,
-    u8,
-    u16,
-    u32,
-    u64,
-    i256,
-    IntervalDayTime,
-    IntervalMonthDayNano
+u64_member!(
+    i8 => |v| v as u64, i16 => |v| v as u64, i32 => |v| v as u64, i64 => |v| v as u64,
+    u8 => |v| u64::from(v), u16 => |v| u64::from(v), u32 => |v| u64::from(v), u64 => |v| v,
+    f16 => |v| u64::from(v.to_bits()), f32 => |v| u64::from(v.to_bits()), f64 => |v| v.to_bits(),
 );
 
-/// Floats by bit pattern: equal under `total_cmp` exactly when the bits are
-/// equal (so `-0.0 != +0.0`, and a NaN equals the same NaN).
-macro_rules! bits_key {
-    ($($t:ty => $k:ty),*) => {$(
-        impl SetKey for $t {
-            type Key = $k;
-            #[inline]
-            fn key(self) -> $k {
-                self.to_bits()
+/// Wider types (Decimal128, Decimal256, intervals) in a `HashSet`.
+macro_rules! hashed_member {
+    ($($t:ty),*) => {$(
+        impl SetMember for $t {
+            fn membership(values: &[Self], literals: Vec<Self>) -> BooleanBuffer {
+                let set: HashSet<$t, RandomState> = literals.into_iter().collect();
+                BooleanBuffer::collect_bool(values.len(), |i| set.contains(&values[i]))
             }
         }
     )*};
 }
-bits_key!(f16 => u16, f32 => u32, f64 => u64);
+hashed_member!(i128, i256, IntervalDayTime, IntervalMonthDayNano);
 
 fn primitive<T: ArrowPrimitiveType>(
     column: &PrimitiveArray<T>,
     literals: &PrimitiveArray<T>,
 ) -> BooleanBuffer
 where
-    T::Native: SetKey,
+    T::Native: SetMember,
 {
-    let set: HashSet<_, RandomState> = literals.iter().flatten().map(SetKey::key).collect();
-    let values = column.values();
-    BooleanBuffer::collect_bool(values.len(), |i| set.contains(&values[i].key()))
+    T::Native::membership(column.values(), literals.iter().flatten().collect())
 }
 
 /// Booleans: which of `true` / `false` the list holds decides the whole
