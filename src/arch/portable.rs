@@ -47,8 +47,8 @@ mod tests {
 
     #[test]
     fn every_table_entry_matches_the_bit_definition() {
-        for b in 0..256usize {
-            let bytes = TABLE[b].to_le_bytes();
+        for (b, entry) in TABLE.iter().enumerate() {
+            let bytes = entry.to_le_bytes();
             for (i, &byte) in bytes.iter().enumerate() {
                 assert_eq!(byte, ((b >> i) & 1) as u8, "entry {b:#04x} byte {i}");
             }
