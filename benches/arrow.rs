@@ -25,7 +25,7 @@ fn column() -> Int64Array {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            (seed % 10 != 0).then_some((seed >> 8) as i64 % 1_000_000)
+            (!seed.is_multiple_of(10)).then_some((seed >> 8) as i64 % 1_000_000)
         })
         .collect()
 }
