@@ -6,20 +6,10 @@ mod common;
 
 use arrow_array::*;
 use arrow_buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
-use arrow_schema::ArrowError;
 use bitbytes::arrow::{CompareOp, LeafFunction, NullFalseLeafBinaryFunction};
-use common::{all_cases, slices, Case};
+use common::{all_cases, invalid_argument, slices, Case};
 use std::cmp::Ordering;
 use std::sync::Arc;
-
-const OPS: [CompareOp; 6] = [
-    CompareOp::Equal,
-    CompareOp::NotEqual,
-    CompareOp::LessThan,
-    CompareOp::LessOrEqual,
-    CompareOp::GreaterThan,
-    CompareOp::GreaterOrEqual,
-];
 
 fn holds(op: CompareOp, ord: Ordering) -> bool {
     match op {
@@ -44,7 +34,7 @@ fn every_comparison_over_every_type_and_slice() {
         let column = case.column();
         for (offset, len) in slices(case.len()) {
             let sliced = column.slice(offset, len);
-            for op in OPS {
+            for op in CompareOp::ALL {
                 let leaf = NullFalseLeafBinaryFunction::new(op);
                 for lit in 0..case.domain_len() {
                     // A second literal is ignored: only literals[0] counts.
@@ -150,13 +140,6 @@ fn no_nulls_and_all_nulls() {
     assert_eq!(leaf.negate().test(&all_nulls, &lit).unwrap(), vec![0; 100]);
 }
 
-fn invalid_argument(err: ArrowError) -> String {
-    match err {
-        ArrowError::InvalidArgumentError(msg) => msg,
-        other => panic!("expected InvalidArgumentError, got {other:?}"),
-    }
-}
-
 #[test]
 fn errors_never_panic_and_write_nothing() {
     let column = Int64Array::from(vec![Some(1), None, Some(3)]);
@@ -222,7 +205,7 @@ fn errors_never_panic_and_write_nothing() {
 
 #[test]
 fn negation_pairs() {
-    for op in OPS {
+    for op in CompareOp::ALL {
         assert_eq!(op.negate().negate(), op);
         let leaf = NullFalseLeafBinaryFunction::new(op);
         assert_eq!(leaf.negate().op(), op.negate());

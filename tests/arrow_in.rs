@@ -6,9 +6,8 @@
 mod common;
 
 use arrow_array::*;
-use arrow_schema::ArrowError;
 use bitbytes::arrow::{InStrategy, LeafFunction, MultiLiteralsLeafFunction, IN_HASH_MIN_LITERALS};
-use common::{all_cases, slices, Case, Rng};
+use common::{all_cases, invalid_argument, slices, Case, Rng};
 use std::cmp::Ordering;
 use std::collections::HashSet;
 
@@ -196,13 +195,6 @@ fn thousands_of_string_literals_against_a_hash_set() {
 #[test]
 fn the_crossover_constant_is_sane() {
     assert!((1..=1000).contains(&IN_HASH_MIN_LITERALS));
-}
-
-fn invalid_argument(err: ArrowError) -> String {
-    match err {
-        ArrowError::InvalidArgumentError(msg) => msg,
-        other => panic!("expected InvalidArgumentError, got {other:?}"),
-    }
 }
 
 #[test]

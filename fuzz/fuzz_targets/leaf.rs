@@ -12,25 +12,41 @@ use libfuzzer_sys::fuzz_target;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-const FLOATS: [f64; 8] = [f64::NEG_INFINITY, -1.0, -0.0, 0.0, 1.0, f64::INFINITY, f64::NAN, -f64::NAN];
-const WORDS: [&str; 6] = ["", "a", "b", "ab", "twelve bytes", "a string past the inline prefix"];
-const OPS: [CompareOp; 6] = [
-    CompareOp::Equal,
-    CompareOp::NotEqual,
-    CompareOp::LessThan,
-    CompareOp::LessOrEqual,
-    CompareOp::GreaterThan,
-    CompareOp::GreaterOrEqual,
+const FLOATS: [f64; 8] = [
+    f64::NEG_INFINITY,
+    -1.0,
+    -0.0,
+    0.0,
+    1.0,
+    f64::INFINITY,
+    f64::NAN,
+    -f64::NAN,
 ];
-
+const WORDS: [&str; 6] = [
+    "",
+    "a",
+    "b",
+    "ab",
+    "twelve bytes",
+    "a string past the inline prefix",
+];
 /// Builds `(column, literals)` of one type from value indices, and the order
 /// of two indices under that type.
-fn build(kind: u8, rows: &[Option<u8>], lits: &[Option<u8>]) -> (ArrayRef, ArrayRef, fn(u8, u8) -> Ordering) {
-    let int = |v: &[Option<u8>]| Int32Array::from_iter(v.iter().map(|x| x.map(|b| i32::from(b as i8))));
-    let float = |v: &[Option<u8>]| Float64Array::from_iter(v.iter().map(|x| x.map(|b| FLOATS[usize::from(b) % 8])));
+fn build(
+    kind: u8,
+    rows: &[Option<u8>],
+    lits: &[Option<u8>],
+) -> (ArrayRef, ArrayRef, fn(u8, u8) -> Ordering) {
+    let int =
+        |v: &[Option<u8>]| Int32Array::from_iter(v.iter().map(|x| x.map(|b| i32::from(b as i8))));
+    let float = |v: &[Option<u8>]| {
+        Float64Array::from_iter(v.iter().map(|x| x.map(|b| FLOATS[usize::from(b) % 8])))
+    };
     let word = |x: &Option<u8>| x.map(|b| WORDS[usize::from(b) % 6]);
     match kind % 4 {
-        0 => (Arc::new(int(rows)), Arc::new(int(lits)), |a, b| (a as i8).cmp(&(b as i8))),
+        0 => (Arc::new(int(rows)), Arc::new(int(lits)), |a, b| {
+            (a as i8).cmp(&(b as i8))
+        }),
         1 => (Arc::new(float(rows)), Arc::new(float(lits)), |a, b| {
             FLOATS[usize::from(a) % 8].total_cmp(&FLOATS[usize::from(b) % 8])
         }),
@@ -76,7 +92,7 @@ fuzz_target!(|data: &[u8]| {
     let rows = &rows[offset..];
 
     // Comparison against literals[0].
-    let op = OPS[usize::from(head[3]) % 6];
+    let op = CompareOp::ALL[usize::from(head[3]) % 6];
     let got = NullFalseLeafBinaryFunction::new(op).test(&column, &literals);
     match lits.first() {
         None => assert!(got.is_err()),
@@ -104,7 +120,11 @@ fuzz_target!(|data: &[u8]| {
             .collect();
         for s in [InStrategy::Auto, InStrategy::OrOfEq, InStrategy::Hash] {
             let leaf = MultiLiteralsLeafFunction::new(negate).with_strategy(s);
-            assert_eq!(leaf.test(&column, &literals).unwrap(), want, "negate {negate} {s:?}");
+            assert_eq!(
+                leaf.test(&column, &literals).unwrap(),
+                want,
+                "negate {negate} {s:?}"
+            );
         }
     }
 });

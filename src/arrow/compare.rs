@@ -39,6 +39,16 @@ pub enum CompareOp {
 }
 
 impl CompareOp {
+    /// Every operator, in declaration order.
+    pub const ALL: [CompareOp; 6] = [
+        CompareOp::Equal,
+        CompareOp::NotEqual,
+        CompareOp::LessThan,
+        CompareOp::LessOrEqual,
+        CompareOp::GreaterThan,
+        CompareOp::GreaterOrEqual,
+    ];
+
     /// The operator that selects exactly the non-null rows this one does not:
     /// `=` and `<>`, `<` and `>=`, `<=` and `>`.
     pub fn negate(self) -> CompareOp {

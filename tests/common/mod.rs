@@ -6,6 +6,7 @@
 
 use arrow_array::types::Int32Type;
 use arrow_array::*;
+use arrow_schema::ArrowError;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -344,4 +345,12 @@ pub fn slices(len: usize) -> Vec<(usize, usize)> {
         (9, 0),
         (len - 1, 1),
     ]
+}
+
+/// The message of an `InvalidArgumentError`; panics on any other error.
+pub fn invalid_argument(err: ArrowError) -> String {
+    match err {
+        ArrowError::InvalidArgumentError(msg) => msg,
+        other => panic!("expected InvalidArgumentError, got {other:?}"),
+    }
 }
