@@ -46,7 +46,7 @@
 //!
 //! - `std` (default): run-time CPU feature detection; implies `alloc`.
 //! - `alloc`: the owning types that need a heap.
-//! - `arrow`: the [`arrow`](crate::arrow) module: `BooleanArray` to bytes
+//! - `arrow`: the [`arrow`] module: `BooleanArray` to bytes
 //!   ([`arrow::unpack_boolean_array`]) and Apache Paimon's predicate leaf
 //!   functions (comparisons, IN / NOT IN) over arrow-rs arrays, one byte per
 //!   row. Implies `std`; depends on arrow-array, arrow-buffer, arrow-ord and

@@ -2,7 +2,7 @@
 //!
 //! All entry points check their input first (nothing is written on `Err`),
 //! then split the rows into whole 64-row words and one partial tail word.
-//! [`BitSlice`](crate::bits) does the offset arithmetic: each word is
+//! `BitSlice` (private module `bits`) does the offset arithmetic: each word is
 //! shift-merged from the unaligned bytes, so any `bit_offset` runs at the speed
 //! of offset 0. Negate (`xor`) and validity (`and`) are applied once per word,
 //! in batches of 32 words, and the batch goes to a [`Kernel`] that expands
