@@ -5,9 +5,10 @@
 //! Open addressing with linear probing at a load of at most 1/2, a
 //! multiplicative (Fibonacci) hash, and a sentinel for empty slots (the
 //! sentinel itself, if it is a literal, is remembered in a flag). A lookup is
-//! a multiply, a shift and usually one or two loads from a table that stays
-//! in L1 for a thousand literals: about three times faster per row than a
-//! `HashSet` with ahash here (benches/arrow.rs, `in_crossover`).
+//! a multiply, a shift and usually one load from a table that stays in L1
+//! for a thousand literals. Against the `HashSet` with ahash it replaced
+//! (benches/arrow.rs, 1 Mi Int64 rows): 4.1 vs 7.0 ms for 1 literal, 7.3 vs
+//! 13.8 ms for 64, 8.3 vs 8.9 ms for 1,000.
 
 use arrow_buffer::{BooleanBuffer, Buffer};
 use std::vec;
