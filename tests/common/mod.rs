@@ -143,8 +143,8 @@ const STRINGS: [&str; 7] = [
     "a string longer than twelve bytez",
 ];
 
-/// Every column type the issue lists, plus dictionaries of strings and of
-/// integers.
+/// Every column type the issue lists, plus Float16, Decimal256, Time64,
+/// Duration, and dictionaries of strings and of integers.
 pub fn all_cases() -> Vec<Box<dyn Case>> {
     let mut cases: Vec<Box<dyn Case>> = vec![
         Box::new(typed(
@@ -314,6 +314,53 @@ pub fn all_cases() -> Vec<Box<dyn Case>> {
             Ord::cmp,
         )),
     ];
+    cases.push(Box::new(typed(
+        23,
+        "Float16",
+        [
+            f32::NEG_INFINITY,
+            -1.5,
+            -0.0,
+            0.0,
+            1.5,
+            f32::INFINITY,
+            f32::NAN,
+            -f32::NAN,
+        ]
+        .map(half::f16::from_f32)
+        .to_vec(),
+        |v| Arc::new(Float16Array::from(v)),
+        |a, b| a.total_cmp(b),
+    )));
+    cases.push(Box::new(typed(
+        24,
+        "Decimal256(40, 3)",
+        [-(1i128 << 100), -1, 0, 7, 1 << 100]
+            .map(arrow_buffer::i256::from_i128)
+            .to_vec(),
+        |v| {
+            Arc::new(
+                Decimal256Array::from(v)
+                    .with_precision_and_scale(40, 3)
+                    .unwrap(),
+            )
+        },
+        Ord::cmp,
+    )));
+    cases.push(Box::new(typed(
+        25,
+        "Time64(Nanosecond)",
+        vec![0i64, 1, 3_600_000_000_000, 86_399_999_999_999],
+        |v| Arc::new(Time64NanosecondArray::from(v)),
+        Ord::cmp,
+    )));
+    cases.push(Box::new(typed(
+        26,
+        "Duration(Second)",
+        vec![i64::MIN, -60, 0, 60, i64::MAX],
+        |v| Arc::new(DurationSecondArray::from(v)),
+        Ord::cmp,
+    )));
     let mut dict_utf8 = typed(
         21,
         "Utf8",
