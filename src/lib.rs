@@ -90,9 +90,12 @@
 //! - `std` (default): run-time CPU feature detection; implies `alloc`.
 //! - `alloc`: the owning types that need a heap ([`BitmapBuilder`],
 //!   [`MutableBitmap`]).
-//! - `arrow`: `From<BitmapBuilder>` and `From<MutableBitmap>` for
-//!   arrow-buffer's `BooleanBuffer` and `NullBuffer`, without copying;
-//!   implies `std`.
+//! - `arrow`: the [`arrow`] module: `BooleanArray` to bytes
+//!   ([`arrow::unpack_boolean_array`]) and Apache Paimon's predicate leaf
+//!   functions (comparisons, IN / NOT IN) over arrow-rs arrays, one byte per
+//!   row; and `From<BitmapBuilder>` / `From<MutableBitmap>` for arrow-buffer's
+//!   `BooleanBuffer` and `NullBuffer`, without copying. Implies `std`; depends
+//!   on arrow-array, arrow-buffer, arrow-ord and arrow-schema (60.x).
 //!
 //! Without default features the crate is `#![no_std]` and never allocates:
 //! every function writes into slices the caller owns.
@@ -107,6 +110,9 @@ extern crate alloc;
 extern crate std;
 
 mod arch;
+#[cfg(feature = "arrow")]
+#[path = "arrow_impl.rs"]
+pub mod arrow;
 #[cfg(feature = "arrow")]
 mod arrow_buffer_impls;
 mod bits;

@@ -1,0 +1,153 @@
+//! Comparisons of a column against one literal: Paimon's
+//! `NullFalseLeafBinaryFunction` (`Equal`, `NotEqual`, `LessThan`, ...).
+//!
+//! The arrow-ord kernel compares the column with `literals[0]` as a
+//! [`Scalar`] and returns a bitmap; [`unpack_bits`] spreads it to bytes with
+//! the column's nulls as `0`.
+
+use super::boolean::unpack_bits;
+use super::literals::{check, invalid};
+use super::LeafFunction;
+use arrow_array::{Array, BooleanArray, Datum, Scalar};
+use arrow_ord::cmp;
+use arrow_schema::ArrowError;
+
+/// A comparison operator of [`NullFalseLeafBinaryFunction`].
+///
+/// # Examples
+///
+/// ```
+/// use bitbytes::arrow::CompareOp;
+///
+/// assert_eq!(CompareOp::LessThan.negate(), CompareOp::GreaterOrEqual);
+/// assert_eq!(CompareOp::Equal.negate().negate(), CompareOp::Equal);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CompareOp {
+    /// `column = literal`.
+    Equal,
+    /// `column <> literal`.
+    NotEqual,
+    /// `column < literal`.
+    LessThan,
+    /// `column <= literal`.
+    LessOrEqual,
+    /// `column > literal`.
+    GreaterThan,
+    /// `column >= literal`.
+    GreaterOrEqual,
+}
+
+impl CompareOp {
+    /// Every operator, in declaration order.
+    pub const ALL: [CompareOp; 6] = [
+        CompareOp::Equal,
+        CompareOp::NotEqual,
+        CompareOp::LessThan,
+        CompareOp::LessOrEqual,
+        CompareOp::GreaterThan,
+        CompareOp::GreaterOrEqual,
+    ];
+
+    /// The operator that selects exactly the non-null rows this one does not:
+    /// `=` and `<>`, `<` and `>=`, `<=` and `>`.
+    pub fn negate(self) -> CompareOp {
+        match self {
+            CompareOp::Equal => CompareOp::NotEqual,
+            CompareOp::NotEqual => CompareOp::Equal,
+            CompareOp::LessThan => CompareOp::GreaterOrEqual,
+            CompareOp::GreaterOrEqual => CompareOp::LessThan,
+            CompareOp::LessOrEqual => CompareOp::GreaterThan,
+            CompareOp::GreaterThan => CompareOp::LessOrEqual,
+        }
+    }
+
+    /// Runs the arrow-ord kernel of this operator.
+    fn kernel(self, column: &dyn Array, literal: &dyn Datum) -> Result<BooleanArray, ArrowError> {
+        match self {
+            CompareOp::Equal => cmp::eq(&column, literal),
+            CompareOp::NotEqual => cmp::neq(&column, literal),
+            CompareOp::LessThan => cmp::lt(&column, literal),
+            CompareOp::LessOrEqual => cmp::lt_eq(&column, literal),
+            CompareOp::GreaterThan => cmp::gt(&column, literal),
+            CompareOp::GreaterOrEqual => cmp::gt_eq(&column, literal),
+        }
+    }
+}
+
+/// `column <op> literals[0]`, one byte per row, with Paimon's null handling:
+/// a null row is `0`, a null literal makes every row `0`.
+///
+/// The column may be any type the arrow-ord comparison kernels support
+/// (primitive, decimal, temporal, boolean, every string and binary layout,
+/// dictionary and run-end encoded); the literal must have the column's value
+/// type. Floats compare in the IEEE 754 total order: `-0.0 < +0.0`, NaN
+/// equals NaN and is above `+inf`.
+///
+/// # Examples
+///
+/// ```
+/// use arrow_array::Float64Array;
+/// use bitbytes::arrow::{CompareOp, LeafFunction, NullFalseLeafBinaryFunction};
+///
+/// let column = Float64Array::from(vec![Some(-0.0), Some(0.0), Some(f64::NAN), None]);
+/// let eq_zero = NullFalseLeafBinaryFunction::new(CompareOp::Equal);
+/// assert_eq!(eq_zero.test(&column, &Float64Array::from(vec![0.0]))?, [0, 1, 0, 0]);
+/// let gt_inf = NullFalseLeafBinaryFunction::new(CompareOp::GreaterThan);
+/// assert_eq!(gt_inf.test(&column, &Float64Array::from(vec![f64::INFINITY]))?, [0, 0, 1, 0]);
+/// // A null literal selects nothing.
+/// let null = Float64Array::from(vec![None::<f64>]);
+/// assert_eq!(gt_inf.negate().test(&column, &null)?, [0, 0, 0, 0]);
+/// # Ok::<(), arrow_schema::ArrowError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NullFalseLeafBinaryFunction {
+    op: CompareOp,
+}
+
+impl NullFalseLeafBinaryFunction {
+    /// The leaf for `column <op> literal`.
+    pub fn new(op: CompareOp) -> Self {
+        Self { op }
+    }
+
+    /// Its operator.
+    pub fn op(&self) -> CompareOp {
+        self.op
+    }
+}
+
+impl LeafFunction for NullFalseLeafBinaryFunction {
+    /// # Errors
+    ///
+    /// [`ArrowError::InvalidArgumentError`] when `literals` is empty, when its
+    /// type differs from the column's value type, when `out` is shorter than
+    /// the column, or when arrow-ord cannot compare the column's type. Only
+    /// `literals[0]` is used.
+    fn test_into(
+        &self,
+        column: &dyn Array,
+        literals: &dyn Array,
+        out: &mut [u8],
+    ) -> Result<(), ArrowError> {
+        check(column, literals, out)?;
+        if literals.is_empty() {
+            return Err(ArrowError::InvalidArgumentError(std::format!(
+                "comparison {:?} needs one literal, got none",
+                self.op
+            )));
+        }
+        let out = &mut out[..column.len()];
+        if literals.logical_nulls().is_some_and(|n| n.is_null(0)) {
+            out.fill(0);
+            return Ok(());
+        }
+        let literal = Scalar::new(literals.slice(0, 1));
+        let result = self.op.kernel(column, &literal)?;
+        unpack_bits(result.values(), result.nulls(), false, out).map_err(invalid)
+    }
+
+    fn negate(&self) -> Self {
+        Self::new(self.op.negate())
+    }
+}

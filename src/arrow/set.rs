@@ -1,0 +1,156 @@
+//! Hash-set membership, specialised per physical type: the long-list
+//! strategy of IN / NOT IN.
+//!
+//! The non-null literals go into a set keyed by the column's native value:
+//! a flat [`U64Set`] for everything that fits in 64 bits (integers, dates,
+//! times, timestamps, durations; floats by bit pattern, which is equality
+//! under the IEEE 754 total order that the arrow-ord kernels use), a
+//! `HashSet` for decimals and intervals, a pair of flags for booleans, and a
+//! `HashSet` of byte slices for every string and binary layout. Each row is one lookup;
+//! [`BooleanBuffer::collect_bool`] packs the answers 64 rows per word.
+
+use super::u64_set::U64Set;
+use ahash::RandomState;
+use arrow_array::cast::AsArray;
+use arrow_array::types::{ByteArrayType, ByteViewType};
+use arrow_array::{
+    downcast_primitive_array, Array, ArrowPrimitiveType, BooleanArray, GenericByteArray,
+    GenericByteViewArray, PrimitiveArray,
+};
+use arrow_buffer::{i256, BooleanBuffer, IntervalDayTime, IntervalMonthDayNano};
+use arrow_schema::DataType;
+use half::f16;
+use std::collections::HashSet;
+use std::vec::Vec;
+
+/// One bit per row of `column`: its value is in `literals` (nulls skipped).
+/// `None` when the type has no specialisation here, or when `literals` does
+/// not have the column's type; the caller then uses the `eq` kernels.
+pub(crate) fn membership(column: &dyn Array, literals: &dyn Array) -> Option<BooleanBuffer> {
+    if column.data_type() != literals.data_type() {
+        return None;
+    }
+    downcast_primitive_array!(
+        (column, literals) => return Some(primitive(column, literals)),
+        _ => {}
+    );
+    match column.data_type() {
+        DataType::Boolean => Some(boolean(
+            column.as_boolean_opt()?,
+            literals.as_boolean_opt()?,
+        )),
+        DataType::Utf8 => Some(byte_array(
+            column.as_string_opt::<i32>()?,
+            literals.as_string_opt::<i32>()?,
+        )),
+        DataType::LargeUtf8 => Some(byte_array(
+            column.as_string_opt::<i64>()?,
+            literals.as_string_opt::<i64>()?,
+        )),
+        DataType::Binary => Some(byte_array(
+            column.as_binary_opt::<i32>()?,
+            literals.as_binary_opt::<i32>()?,
+        )),
+        DataType::LargeBinary => Some(byte_array(
+            column.as_binary_opt::<i64>()?,
+            literals.as_binary_opt::<i64>()?,
+        )),
+        DataType::Utf8View => Some(byte_view(
+            column.as_string_view_opt()?,
+            literals.as_string_view_opt()?,
+        )),
+        DataType::BinaryView => Some(byte_view(
+            column.as_binary_view_opt()?,
+            literals.as_binary_view_opt()?,
+        )),
+        _ => None,
+    }
+}
+
+/// A native value type with its membership test.
+trait SetMember: Copy {
+    /// One bit per value: it equals (as the `eq` kernel says) a literal.
+    fn membership(values: &[Self], literals: Vec<Self>) -> BooleanBuffer;
+}
+
+/// Types that map one-to-one into a `u64` (integers of at most 64 bits and
+/// everything stored as one, floats by bit pattern) use the flat [`U64Set`].
+/// Float bit patterns are equal exactly when `total_cmp` says equal, so
+/// `-0.0 != +0.0`, and a NaN equals the same NaN.
+macro_rules! u64_member {
+    ($($t:ty => |$v:ident| $key:expr),* $(,)?) => {$(
+        impl SetMember for $t {
+            fn membership(values: &[Self], literals: Vec<Self>) -> BooleanBuffer {
+                let key = |$v: $t| -> u64 { $key };
+                U64Set::new(literals.into_iter().map(key)).members(values, key)
+            }
+        }
+    )*};
+}
+u64_member!(
+    i8 => |v| v as u64, i16 => |v| v as u64, i32 => |v| v as u64, i64 => |v| v as u64,
+    u8 => |v| u64::from(v), u16 => |v| u64::from(v), u32 => |v| u64::from(v), u64 => |v| v,
+    f16 => |v| u64::from(v.to_bits()), f32 => |v| u64::from(v.to_bits()), f64 => |v| v.to_bits(),
+);
+
+/// Wider types (Decimal128, Decimal256, intervals) in a `HashSet`.
+macro_rules! hashed_member {
+    ($($t:ty),*) => {$(
+        impl SetMember for $t {
+            fn membership(values: &[Self], literals: Vec<Self>) -> BooleanBuffer {
+                let set: HashSet<$t, RandomState> = literals.into_iter().collect();
+                BooleanBuffer::collect_bool(values.len(), |i| set.contains(&values[i]))
+            }
+        }
+    )*};
+}
+hashed_member!(i128, i256, IntervalDayTime, IntervalMonthDayNano);
+
+fn primitive<T: ArrowPrimitiveType>(
+    column: &PrimitiveArray<T>,
+    literals: &PrimitiveArray<T>,
+) -> BooleanBuffer
+where
+    T::Native: SetMember,
+{
+    T::Native::membership(column.values(), literals.iter().flatten().collect())
+}
+
+/// Booleans: which of `true` / `false` the list holds decides the whole
+/// bitmap, computed a word at a time.
+fn boolean(column: &BooleanArray, literals: &BooleanArray) -> BooleanBuffer {
+    let (mut has_true, mut has_false) = (false, false);
+    for v in literals.iter().flatten() {
+        has_true |= v;
+        has_false |= !v;
+    }
+    let values = column.values();
+    match (has_true, has_false) {
+        (true, true) => BooleanBuffer::new_set(values.len()),
+        (true, false) => values.clone(),
+        (false, true) => !values,
+        (false, false) => BooleanBuffer::new_unset(values.len()),
+    }
+}
+
+/// Utf8, LargeUtf8, Binary, LargeBinary: the literals' bytes in a set.
+fn byte_array<T: ByteArrayType>(
+    column: &GenericByteArray<T>,
+    literals: &GenericByteArray<T>,
+) -> BooleanBuffer {
+    let set: HashSet<&[u8], RandomState> = literals.iter().flatten().map(AsRef::as_ref).collect();
+    BooleanBuffer::collect_bool(column.len(), |i| {
+        set.contains::<[u8]>(column.value(i).as_ref())
+    })
+}
+
+/// Utf8View, BinaryView: the literals' bytes in a set.
+fn byte_view<T: ByteViewType + ?Sized>(
+    column: &GenericByteViewArray<T>,
+    literals: &GenericByteViewArray<T>,
+) -> BooleanBuffer {
+    let set: HashSet<&[u8], RandomState> = literals.iter().flatten().map(AsRef::as_ref).collect();
+    BooleanBuffer::collect_bool(column.len(), |i| {
+        set.contains::<[u8]>(column.value(i).as_ref())
+    })
+}

@@ -1,0 +1,127 @@
+//! Arrow arrays to byte masks, and Apache Paimon's predicate leaf functions
+//! (feature `arrow`).
+//!
+//! A predicate leaf over an Arrow column is evaluated in two steps: a kernel
+//! writes a bitmap (one bit per row, plus the column's validity), and
+//! [`raw::unpack_offsets`](crate::raw::unpack_offsets) spreads it to one
+//! `0`/`1` byte per row, 64 rows per word, with the validity and `negate`
+//! folded in on the way. No per-row `is_null` / `value` accessor is called and
+//! no bitmap is copied.
+//!
+//! - [`unpack_boolean_array`] / [`boolean_array_to_bytes`]: any
+//!   [`BooleanArray`](arrow_array::BooleanArray) to bytes, honouring the values'
+//!   and the null buffer's own bit offsets (they may differ).
+//! - [`NullFalseLeafBinaryFunction`]: `=`, `<>`, `<`, `<=`, `>`, `>=` of a
+//!   column against one literal, through the arrow-ord kernels.
+//! - [`MultiLiteralsLeafFunction`]: `IN` / `NOT IN` a list of literals, by OR of
+//!   `eq` bitmaps for short lists and by a hash set for long ones
+//!   ([`InStrategy`], [`IN_HASH_MIN_LITERALS`]).
+//!
+//! # Semantics (as in Paimon)
+//!
+//! One byte per row, `1` = selected. A null row is never selected, by any
+//! function or its negation. Comparisons against a null literal select
+//! nothing; a missing literal, or a literal whose type differs from the
+//! column's value type (the dictionary's value type for a dictionary column),
+//! is an [`ArrowError::InvalidArgumentError`](arrow_schema::ArrowError), never a
+//! panic. Floats compare in the IEEE 754 total order (`f64::total_cmp`, as
+//! Java's `Double.compare`): `-0.0 < +0.0`, NaN equals NaN and is above
+//! `+inf`. IN skips null literals; NOT IN with a null literal selects nothing.
+//!
+//! # Examples
+//!
+//! ```
+//! use std::sync::Arc;
+//! use arrow_array::{Array, Int64Array};
+//! use bitbytes::arrow::{
+//!     CompareOp, LeafFunction, MultiLiteralsLeafFunction, NullFalseLeafBinaryFunction,
+//! };
+//!
+//! let column = Int64Array::from(vec![Some(1), Some(2), Some(3), None]);
+//!
+//! let lt = NullFalseLeafBinaryFunction::new(CompareOp::LessThan);
+//! assert_eq!(lt.test(&column, &Int64Array::from(vec![3]))?, [1, 1, 0, 0]);
+//! // The negation of `<` is `>=`; the null row stays unselected.
+//! assert_eq!(lt.negate().test(&column, &Int64Array::from(vec![3]))?, [0, 0, 1, 0]);
+//!
+//! let not_in = MultiLiteralsLeafFunction::new(true);
+//! assert_eq!(not_in.test(&column, &Int64Array::from(vec![2, 5]))?, [1, 0, 1, 0]);
+//! # Ok::<(), arrow_schema::ArrowError>(())
+//! ```
+
+use arrow_array::Array;
+use arrow_schema::ArrowError;
+use std::vec;
+use std::vec::Vec;
+
+#[path = "arrow/boolean.rs"]
+mod boolean;
+#[path = "arrow/compare.rs"]
+mod compare;
+#[path = "arrow/in_list.rs"]
+mod in_list;
+#[path = "arrow/literals.rs"]
+mod literals;
+#[path = "arrow/set.rs"]
+mod set;
+#[path = "arrow/u64_set.rs"]
+mod u64_set;
+
+pub use boolean::{boolean_array_to_bytes, unpack_boolean_array};
+pub use compare::{CompareOp, NullFalseLeafBinaryFunction};
+pub use in_list::{InStrategy, MultiLiteralsLeafFunction, IN_HASH_MIN_LITERALS};
+
+/// A predicate leaf: evaluates a column against literals, one byte per row
+/// (`1` = selected), as Paimon's `LeafFunction::Test`.
+///
+/// # Examples
+///
+/// ```
+/// use arrow_array::StringArray;
+/// use bitbytes::arrow::{CompareOp, LeafFunction, NullFalseLeafBinaryFunction};
+///
+/// let leaf = NullFalseLeafBinaryFunction::new(CompareOp::Equal);
+/// let column = StringArray::from(vec![Some("a"), None, Some("b")]);
+/// let mut out = [9u8; 3];
+/// leaf.test_into(&column, &StringArray::from(vec!["b"]), &mut out)?;
+/// assert_eq!(out, [0, 0, 1]);
+/// # Ok::<(), arrow_schema::ArrowError>(())
+/// ```
+pub trait LeafFunction {
+    /// Evaluates the leaf over every row of `column`; returns
+    /// `column.len()` bytes.
+    ///
+    /// # Errors
+    ///
+    /// As [`test_into`](LeafFunction::test_into), except that the output is
+    /// always long enough.
+    fn test(&self, column: &dyn Array, literals: &dyn Array) -> Result<Vec<u8>, ArrowError> {
+        let mut out = vec![0u8; column.len()];
+        self.test_into(column, literals, &mut out)?;
+        Ok(out)
+    }
+
+    /// Evaluates the leaf into `out[..column.len()]`; bytes past that are
+    /// left alone.
+    ///
+    /// # Errors
+    ///
+    /// [`ArrowError::InvalidArgumentError`] when `out` is shorter than the
+    /// column, when the literals do not suit the function (none for a
+    /// comparison, or of another type than the column's values), or when
+    /// arrow-ord does not support the column's type. Nothing is written to
+    /// `out` on error.
+    fn test_into(
+        &self,
+        column: &dyn Array,
+        literals: &dyn Array,
+        out: &mut [u8],
+    ) -> Result<(), ArrowError>;
+
+    /// The negated function, as Paimon's `negate()`: `=` and `<>`, `<` and
+    /// `>=`, `<=` and `>`, `IN` and `NOT IN`. On a null row both select
+    /// nothing.
+    fn negate(&self) -> Self
+    where
+        Self: Sized;
+}
