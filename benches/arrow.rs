@@ -16,16 +16,18 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::hint::black_box;
 use std::time::Duration;
 
+#[path = "../tests/support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
+
 const ROWS: usize = 1 << 20;
 
 fn column() -> Int64Array {
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = XorShift::new(0x9e37_79b9_7f4a_7c15);
     (0..ROWS)
         .map(|_| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (!seed.is_multiple_of(10)).then_some((seed >> 8) as i64 % 1_000_000)
+            let r = rng.next_u64();
+            (!r.is_multiple_of(10)).then_some((r >> 8) as i64 % 1_000_000)
         })
         .collect()
 }

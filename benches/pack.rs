@@ -17,19 +17,16 @@ use bitbytes::raw::{pack_with, Kernel};
 use bitbytes::{pack, pack_naive, BitmapBuilder};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
+#[path = "../tests/support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
+
 const N: usize = 1 << 20;
 
 /// xorshift bytes, about half 0 and half 1.
 fn mask(n: usize) -> Vec<u8> {
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    (0..n)
-        .map(|_| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 40) as u8 & 1
-        })
-        .collect()
+    let mut rng = XorShift::new(0x9e37_79b9_7f4a_7c15);
+    (0..n).map(|_| (rng.next_u64() >> 40) as u8 & 1).collect()
 }
 
 fn config() -> Criterion {

@@ -13,18 +13,14 @@ use bitbytes::raw::{unpack_with, Kernel};
 use bitbytes::{unpack, unpack_naive};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
+
+#[path = "../tests/support/xorshift.rs"]
+mod xorshift;
 use std::time::Duration;
+use xorshift::XorShift;
 
 fn bytes(n: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
+    XorShift::new(seed | 1).bytes(n)
 }
 
 fn sizes(c: &mut Criterion) {

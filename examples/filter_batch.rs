@@ -27,19 +27,18 @@ use std::error::Error;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+#[path = "../tests/support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
+
 const ROWS: usize = 1 << 20;
 const CITIES: [&str; 8] = [
     "Paris", "Oslo", "Lima", "Tokyo", "Cairo", "Quito", "Perth", "Dakar",
 ];
 
 fn batch() -> Result<RecordBatch, Box<dyn Error>> {
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = XorShift::new(0x2545_f491_4f6c_dd1d);
+    let mut next = move || rng.next_u64();
     let id: Int64Array = (0..ROWS as i64).collect();
     let city: DictionaryArray<Int32Type> =
         (0..ROWS).map(|_| CITIES[(next() % 8) as usize]).collect();

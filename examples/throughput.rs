@@ -15,7 +15,11 @@
 use bitbytes::raw::{unpack_with, Kernel};
 use bitbytes::{unpack, unpack_naive};
 use std::hint::black_box;
+
+#[path = "../tests/support/xorshift.rs"]
+mod xorshift;
 use std::time::{Duration, Instant};
+use xorshift::XorShift;
 
 const SIZES: [(usize, &str); 4] = [
     (4 << 10, "4 Ki"),
@@ -26,15 +30,7 @@ const SIZES: [(usize, &str); 4] = [
 
 /// Pseudo-random bytes (xorshift), so the branch-free kernels see real data.
 fn bytes(n: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
+    XorShift::new(seed | 1).bytes(n)
 }
 
 /// Best time per call of `f`, timing batches of calls long enough (about

@@ -125,6 +125,9 @@ mod pack;
 pub mod raw;
 mod sink;
 mod writer;
+#[cfg(test)]
+#[path = "../tests/support/xorshift.rs"]
+pub(crate) mod xorshift;
 
 #[cfg(feature = "alloc")]
 pub use builder::BitmapBuilder;

@@ -127,13 +127,8 @@ pub(crate) mod tests {
     /// exactly the bytes needed and seeded with random bits that must survive.
     pub(crate) fn check_pack_kernel(kernel: Kernel) {
         const MAX_ROWS: usize = 64 * 35 + 63;
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::xorshift::XorShift::new(0x2545_f491_4f6c_dd1d);
+        let mut next = move || rng.next_u64();
         // About a third zero bytes, the rest 1 or any other value.
         let bytes: Vec<u8> = (0..MAX_ROWS)
             .map(|_| match next() % 3 {

@@ -351,15 +351,9 @@ pub(crate) mod tests {
     /// bytes needed, checking that bytes past `len` stay untouched.
     pub(crate) fn check_kernel(kernel: Kernel) {
         const MAX_ROWS: usize = 64 * 40 + 63;
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed as u8
-        };
-        let values: std::vec::Vec<u8> = (0..MAX_ROWS / 8 + 16).map(|_| next()).collect();
-        let validity: std::vec::Vec<u8> = (0..MAX_ROWS / 8 + 16).map(|_| next() | next()).collect();
+        let mut rng = crate::xorshift::XorShift::new(0x9e37_79b9_7f4a_7c15);
+        let values = rng.bytes(MAX_ROWS / 8 + 16);
+        let validity = rng.validity(MAX_ROWS / 8 + 16);
         let mut lens: std::vec::Vec<usize> = (0..=200).collect();
         lens.extend([
             255, 256, 257, 511, 512, 513, 1000, 2047, 2048, 2049, 2111, 2112, 2113,

@@ -73,7 +73,7 @@ fn the_semantics_table_examples() {
 
 #[test]
 fn every_type_and_slice_with_every_strategy() {
-    let mut rng = Rng(0x1234_5678);
+    let mut rng = Rng::new(0x1234_5678);
     for case in all_cases() {
         let column = case.column();
         let d = case.domain_len();
@@ -132,7 +132,7 @@ fn float_set_equality_is_the_total_order() {
 
 #[test]
 fn thousands_of_int_literals_against_a_hash_set() {
-    let mut rng = Rng(99);
+    let mut rng = Rng::new(99);
     let rows: Vec<Option<i64>> = (0..5000)
         .map(|_| (rng.below(10) != 0).then(|| rng.below(20_000) as i64 - 10_000))
         .collect();
@@ -169,7 +169,7 @@ fn thousands_of_int_literals_against_a_hash_set() {
 
 #[test]
 fn thousands_of_string_literals_against_a_hash_set() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let word = |rng: &mut Rng| format!("city-{}", rng.below(5000));
     let rows: Vec<Option<String>> = (0..3000)
         .map(|_| (rng.below(10) != 0).then(|| word(&mut rng)))

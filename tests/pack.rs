@@ -6,14 +6,14 @@ use bitbytes::raw::{pack_with, Kernel};
 use bitbytes::{pack, pack_naive, unpack, Error};
 use proptest::prelude::*;
 
+#[path = "support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
+
 /// xorshift bytes: about a third zero, the rest 1 or any non-zero value.
-fn mask_bytes(n: usize, mut seed: u64) -> Vec<u8> {
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+fn mask_bytes(n: usize, seed: u64) -> Vec<u8> {
+    let mut rng = XorShift::new(seed);
+    let mut next = move || rng.next_u64();
     (0..n)
         .map(|_| match next() % 3 {
             0 => 0,

@@ -5,6 +5,10 @@
 use bitbytes::raw::{unpack_offsets_naive, unpack_offsets_with, unpack_with, Kernel};
 use bitbytes::unpack_naive;
 
+#[path = "support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
+
 const ROWS: usize = 700;
 
 /// A bitmap of `ROWS` bits where bit `i` is set when `pred(i)`.
@@ -133,15 +137,9 @@ fn kernels_are_listed_slowest_first_and_best_is_last() {
 fn large_outputs_take_the_streaming_path() {
     use bitbytes::raw::STREAM_MIN_BYTES;
     let len = STREAM_MIN_BYTES + 77;
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    let mut gen = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x as u8
-    };
-    let values: Vec<u8> = (0..len / 8 + 2).map(|_| gen()).collect();
-    let validity: Vec<u8> = (0..len / 8 + 2).map(|_| gen() | gen()).collect();
+    let mut rng = XorShift::new(0x2545_f491_4f6c_dd1d);
+    let values = rng.bytes(len / 8 + 2);
+    let validity = rng.validity(len / 8 + 2);
     let mut buf = vec![0u8; len + 128];
     for off in [0usize, 5] {
         let need = (off + len).div_ceil(8);

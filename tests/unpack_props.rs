@@ -6,6 +6,10 @@ use bitbytes::raw::{unpack_offsets_naive, unpack_offsets_with, unpack_with, Kern
 use bitbytes::unpack_naive;
 use proptest::prelude::*;
 
+#[path = "support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
+
 /// Runs every kernel and the oracle on one input; returns an error message on
 /// the first disagreement.
 fn agree(
@@ -59,10 +63,9 @@ proptest! {
         with_validity: bool,
     ) {
         let need = (off + len).div_ceil(8);
-        let mut x = seed | 1;
-        let mut gen = || { x ^= x << 13; x ^= x >> 7; x ^= x << 17; x as u8 };
-        let values: Vec<u8> = (0..need).map(|_| gen()).collect();
-        let validity: Vec<u8> = (0..need).map(|_| gen() | gen()).collect();
+        let mut rng = XorShift::new(seed | 1);
+        let values = rng.bytes(need);
+        let validity = rng.validity(need);
         let v = with_validity.then_some(&validity[..]);
         let mut out = vec![0u8; len];
         prop_assert!(bitbytes::unpack(&values, v, off, len, negate, &mut out).is_ok());

@@ -111,13 +111,8 @@ mod tests {
 
     #[test]
     fn matches_a_hash_set() {
-        let mut seed = 1u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::xorshift::XorShift::new(1);
+        let mut next = || rng.next_u64();
         for n in [0usize, 1, 2, 7, 8, 9, 100, 1000, 5000] {
             let keys: Vec<u64> = (0..n).map(|_| next() % 3000).chain([EMPTY, 0]).collect();
             let set = U64Set::new(keys.iter().copied().take(n));

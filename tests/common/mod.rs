@@ -93,15 +93,18 @@ impl<T: Clone> Case for TypedCase<T> {
     }
 }
 
-/// A deterministic xorshift generator.
-pub struct Rng(pub u64);
+#[path = "../support/xorshift.rs"]
+mod xorshift;
+
+/// A deterministic xorshift generator (the shared one, with `below`).
+pub struct Rng(xorshift::XorShift);
 
 impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(xorshift::XorShift::new(seed))
+    }
     pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+        self.0.next_u64()
     }
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
@@ -110,7 +113,7 @@ impl Rng {
 
 /// `len` rows over a domain of `domain` values, about one in six null.
 pub fn rows(seed: u64, len: usize, domain: usize) -> Vec<Option<usize>> {
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut rng = Rng::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     (0..len)
         .map(|_| (rng.below(6) != 0).then(|| rng.below(domain)))
         .collect()
