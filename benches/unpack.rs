@@ -62,31 +62,18 @@ fn sizes(c: &mut Criterion) {
                     .unwrap()
                 })
             });
-            g.bench_function(BenchmarkId::new("unpack", off), |b| {
-                b.iter(|| {
-                    unpack(
-                        black_box(&values),
-                        Some(&validity),
-                        off,
-                        rows,
-                        true,
-                        black_box(&mut out),
-                    )
-                    .unwrap()
-                })
-            });
-            for k in Kernel::available() {
-                g.bench_function(BenchmarkId::new(k.name(), off), |b| {
+            // `None` is the dispatched `unpack`, `Some(k)` one forced kernel.
+            for kernel in std::iter::once(None).chain(Kernel::available().map(Some)) {
+                let name = kernel.map_or("unpack", |k| k.name());
+                g.bench_function(BenchmarkId::new(name, off), |b| {
                     b.iter(|| {
-                        unpack_with(
-                            k,
-                            black_box(&values),
-                            Some(&validity),
-                            off,
-                            rows,
-                            true,
-                            black_box(&mut out),
-                        )
+                        let (values, out) = (black_box(&values), black_box(&mut out));
+                        match kernel {
+                            None => unpack(values, Some(&validity), off, rows, true, out),
+                            Some(k) => {
+                                unpack_with(k, values, Some(&validity), off, rows, true, out)
+                            }
+                        }
                         .unwrap()
                     })
                 });

@@ -112,38 +112,21 @@ fn main() {
                     fill.as_secs_f64() / t.as_secs_f64()
                 );
             };
-            out.fill(7);
-            unpack(&values, Some(&validity), off, rows, true, &mut out).unwrap();
-            assert_eq!(out, want, "unpack disagrees with unpack_naive");
-            let t = best_of(budget, || {
-                unpack(
-                    black_box(&values),
-                    Some(&validity),
-                    off,
-                    rows,
-                    true,
-                    black_box(&mut out),
-                )
-                .unwrap()
-            });
-            row("dispatch", t);
-            for &k in &kernels {
+            // `None` is the dispatched `unpack`, `Some(k)` one forced kernel.
+            let paths = std::iter::once(None).chain(kernels.iter().copied().map(Some));
+            for kernel in paths {
+                let run = |out: &mut [u8]| match kernel {
+                    None => unpack(black_box(&values), Some(&validity), off, rows, true, out),
+                    Some(k) => {
+                        unpack_with(k, black_box(&values), Some(&validity), off, rows, true, out)
+                    }
+                };
+                let name = kernel.map_or("dispatch", |k| k.name());
                 out.fill(7);
-                unpack_with(k, &values, Some(&validity), off, rows, true, &mut out).unwrap();
-                assert_eq!(out, want, "{k} disagrees with unpack_naive");
-                let t = best_of(budget, || {
-                    unpack_with(
-                        k,
-                        black_box(&values),
-                        Some(&validity),
-                        off,
-                        rows,
-                        true,
-                        black_box(&mut out),
-                    )
-                    .unwrap()
-                });
-                row(k.name(), t);
+                run(&mut out).unwrap();
+                assert_eq!(out, want, "{name} disagrees with unpack_naive");
+                let t = best_of(budget, || run(black_box(&mut out)).unwrap());
+                row(name, t);
             }
         }
     }
