@@ -152,36 +152,24 @@ fn le_u64(chunk: &[u8]) -> u64 {
 
 impl BitSlice<'_> {
     /// Writes the `dst.len() / 8` whole words from row `start` on into `dst`
-    /// (`dst.len()` a multiple of 8), as [`bits`](Self::bits) would give them,
-    /// in one pass: a copy when the rows start on a byte boundary, otherwise
-    /// one 8-byte load and two shifts per word (reading one byte past the
-    /// last whole byte only when the rows need it).
+    /// (`dst.len()` a multiple of 8), as [`bits`](Self::bits) would give them:
+    /// a copy when the rows start on a byte boundary, otherwise the words of
+    /// a [`Words`] window (which then needs exactly the bytes the rows use).
     pub(crate) fn copy_words(&self, start: usize, dst: &mut [u8]) {
         debug_assert_eq!(dst.len() % 8, 0);
         if dst.is_empty() {
             return;
         }
-        let pos = self.bit_offset + start;
-        let (first, shift) = (pos / 8, (pos % 8) as u32);
-        let n = dst.len();
-        if shift == 0 {
-            dst.copy_from_slice(&self.bytes[first..first + n]);
+        let from = self.skip(start);
+        if from.bit_offset % 8 == 0 {
+            let first = from.bit_offset / 8;
+            dst.copy_from_slice(&self.bytes[first..first + dst.len()]);
             return;
         }
-        // Word `i` is the top bits of source word `i` and the low bits of
-        // source word `i + 1`; the last word needs only one byte of the next.
-        let src = &self.bytes[first..=first + n];
-        let word_at = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
-        let (body, last) = dst.split_at_mut(n - 8);
-        let mut lo = word_at(&src[..8]);
-        // `lo` is carried over: one load per word and no bounds checks.
-        for (d, next) in body.chunks_exact_mut(8).zip(src[8..].chunks_exact(8)) {
-            let hi = word_at(next);
-            d.copy_from_slice(&((lo >> shift) | (hi << (64 - shift))).to_le_bytes());
-            lo = hi;
+        let words = from.window(dst.len() / 8);
+        for (d, w) in dst.chunks_exact_mut(8).zip(words.iter()) {
+            d.copy_from_slice(&w.to_le_bytes());
         }
-        let w = (lo >> shift) | (u64::from(src[n]) << (64 - shift));
-        last.copy_from_slice(&w.to_le_bytes());
     }
 }
 
