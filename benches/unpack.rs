@@ -31,11 +31,7 @@ fn sizes(c: &mut Criterion) {
         (16 << 20, "16Mi"),
     ] {
         let values = bytes(rows / 8 + 16, 1);
-        let validity: Vec<u8> = bytes(rows / 8 + 16, 2)
-            .iter()
-            .zip(bytes(rows / 8 + 16, 3))
-            .map(|(a, b)| a | b)
-            .collect();
+        let validity = XorShift::new(2).validity(rows / 8 + 16);
         let mut out = vec![0u8; rows];
         let mut g = c.benchmark_group(format!("unpack/{label}"));
         g.throughput(Throughput::Elements(rows as u64));

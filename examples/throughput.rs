@@ -78,11 +78,7 @@ fn main() {
     for (rows, label) in SIZES {
         let budget = Duration::from_millis(if rows >= 16 << 20 { 600 } else { 250 });
         let values = bytes(rows / 8 + 16, 1);
-        let validity: Vec<u8> = bytes(rows / 8 + 16, 2)
-            .iter()
-            .zip(bytes(rows / 8 + 16, 3))
-            .map(|(a, b)| a | b)
-            .collect();
+        let validity = XorShift::new(2).validity(rows / 8 + 16);
         let mut out = vec![0u8; rows];
         let mut want = vec![0u8; rows];
         for off in [0usize, 3] {

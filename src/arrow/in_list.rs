@@ -30,12 +30,12 @@ use std::vec;
 ///
 /// Measured with `cargo bench --features arrow --bench arrow`, group
 /// `in_crossover` (1 Mi rows of Int64, 10% nulls, AMD EPYC Zen 3, 2 shared
-/// cores, 2026-11-29, quiet run). OR-of-`eq` grows by one `eq` pass (about
-/// one `lt` kernel pass, 1.4 ms) per literal: 1.37 / 2.55 / 4.87 / 9.76 /
-/// 72.5 ms for 1 / 2 / 4 / 8 / 64 literals. The hash set is nearly flat:
-/// 4.11 / 4.30 / 4.88 / 5.60 / 7.34 ms, and 8.40 ms for 1,000. OR-of-`eq`
-/// wins at 1 and 2, ties at 4 and loses from 8 on; busier runs moved both
-/// sides but never the order.
+/// cores, 2026-11-29, the run quoted in the README). OR-of-`eq` grows by
+/// about one `eq` pass (about one `lt` kernel pass, 1.3 ms) per literal:
+/// 1.76 / 3.23 / 6.46 / 12.5 / 92.0 ms for 1 / 2 / 4 / 8 / 64 literals. The
+/// hash set is nearly flat: 4.22 / 4.43 / 4.86 / 5.72 / 7.34 ms, and 8.36 ms
+/// for 1,000. OR-of-`eq` wins at 1 and 2 and loses from 4 on (an earlier run
+/// tied at 4); busier runs moved both sides but never the order.
 pub const IN_HASH_MIN_LITERALS: usize = 4;
 
 /// How [`MultiLiteralsLeafFunction`] computes set membership. Every strategy
