@@ -161,7 +161,7 @@ impl BitSlice<'_> {
             return;
         }
         let from = self.skip(start);
-        if from.bit_offset % 8 == 0 {
+        if from.bit_offset.is_multiple_of(8) {
             let first = from.bit_offset / 8;
             dst.copy_from_slice(&self.bytes[first..first + dst.len()]);
             return;
