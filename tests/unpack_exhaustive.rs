@@ -83,11 +83,15 @@ fn every_slice_every_kernel() {
 
 #[test]
 fn validity_with_its_own_offset() {
-    let values: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(0x9d) ^ 0x3c).collect();
-    let validity: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(0x5b) | 0x11).collect();
+    // 100 bytes: up to 700 rows from offset 63, so lengths reach the SIMD
+    // bodies (4+ words) with a validity shift that differs from the values'.
+    let values: Vec<u8> = (0..100u8).map(|i| i.wrapping_mul(0x9d) ^ 0x3c).collect();
+    let validity: Vec<u8> = (0..100u8).map(|i| i.wrapping_mul(0x5b) | 0x11).collect();
     for voff in 0..64 {
         for off in [0usize, 1, 3, 7, 8, 13, 63] {
-            for len in [0usize, 1, 7, 63, 64, 65, 127, 128, 129, 200] {
+            for len in [
+                0usize, 1, 7, 63, 64, 65, 127, 128, 129, 200, 256, 257, 320, 511, 700,
+            ] {
                 let vneed = (voff + len).div_ceil(8);
                 let need = (off + len).div_ceil(8);
                 for negate in [false, true] {
