@@ -275,7 +275,7 @@ fn check(
 ///
 /// Streaming skips the read-for-ownership of each output line and does not
 /// fill the caches with a mask that would not fit in them anyway. Measured
-/// here (AMD EPYC Zen 3, 8 MiB L3, AVX2, with validity): the same speed as
+/// here (AMD EPYC, CPUID family 23, 8 MiB L3, AVX2, with validity): the same speed as
 /// ordinary stores from 1 Mi to 4 Mi rows, 2.5x faster at 8 Mi rows (18.1
 /// against 7.3 Grows/s). Below the threshold ordinary stores keep a mask that
 /// fits in cache there for whoever reads it next.

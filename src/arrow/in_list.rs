@@ -29,7 +29,7 @@ use std::vec;
 /// use the hash set, shorter ones the OR of `eq` bitmaps.
 ///
 /// Measured with `cargo bench --features arrow --bench arrow`, group
-/// `in_crossover` (1 Mi rows of Int64, 10% nulls, AMD EPYC Zen 3, 2 shared
+/// `in_crossover` (1 Mi rows of Int64, 10% nulls, AMD EPYC (CPUID family 23), 2 shared
 /// cores, 2026-11-29, the run quoted in the README). OR-of-`eq` grows by
 /// about one `eq` pass (about one `lt` kernel pass, 1.3 ms) per literal:
 /// 1.76 / 3.23 / 6.46 / 12.5 / 92.0 ms for 1 / 2 / 4 / 8 / 64 literals. The
