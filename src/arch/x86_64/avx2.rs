@@ -189,7 +189,7 @@ impl Masks {
     unsafe fn spread<const NEG: bool, const STREAM: bool>(&self, v: __m256i, p: *mut __m256i) {
         let pick = |x: __m256i| {
             if NEG {
-                _mm256_andnot_si256(x, self.bits)
+                andnot_pinned(x, self.bits)
             } else {
                 _mm256_and_si256(x, self.bits)
             }
@@ -202,6 +202,31 @@ impl Masks {
             store::<STREAM>(p.add(1), b);
         }
     }
+}
+
+/// `!x & bits` as one `vpandn` that stays where it is written.
+///
+/// Given `_mm256_andnot_si256(_mm256_shuffle_epi8(v, c), bits)`, LLVM moves
+/// the `!` in front of the shuffle, onto the broadcast word: one `vpxor` per
+/// word more. Inline assembly keeps the negation inside the `vpandn`.
+/// Measured here, 64 Ki negated rows without validity: 2.26–2.28 µs against
+/// 2.82 µs with the intrinsic (plain rows: 2.09–2.14 µs).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn andnot_pinned(x: __m256i, bits: __m256i) -> __m256i {
+    let r: __m256i;
+    // SAFETY: one AVX2 instruction (AVX2 is enabled on this function) on
+    // registers only: no memory, no stack, no flags.
+    unsafe {
+        core::arch::asm!(
+            "vpandn {r}, {x}, {b}",
+            r = lateout(ymm_reg) r,
+            x = in(ymm_reg) x,
+            b = in(ymm_reg) bits,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    r
 }
 
 /// Words `i..i + 4` of one window, shift-merged in 64-bit lanes.
