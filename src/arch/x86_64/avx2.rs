@@ -229,22 +229,6 @@ fn andnot_pinned(x: __m256i, bits: __m256i) -> __m256i {
     r
 }
 
-/// Words `i..i + 4` of one window, shift-merged in 64-bit lanes.
-///
-/// # Safety
-///
-/// - The CPU must support AVX2.
-/// - `i + 4 <= w.len()`.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn merged(w: Words<'_>, i: usize) -> __m256i {
-    let right = _mm_cvtsi32_si128(w.shift() as i32);
-    let left = _mm_cvtsi32_si128(8 - w.shift() as i32);
-    // SAFETY: forwarded from this function's contract.
-    let (lo, hi) = unsafe { lo_hi(w, i) };
-    _mm256_or_si256(_mm256_srl_epi64(lo, right), _mm256_sll_epi64(hi, left))
-}
-
 /// The 32 bytes at byte `8i` and at byte `8i + 1` of a window: the two
 /// halves of the shift-merge of words `i..i + 4`.
 ///
@@ -266,13 +250,26 @@ unsafe fn lo_hi(w: Words<'_>, i: usize) -> (__m256i, __m256i) {
     }
 }
 
-/// How phase 1 of [`body`] builds four words.
+/// `(lo >> k) | (hi << (8 - k))` in 16-bit lanes, where `hi` holds the bytes
+/// of `lo` one byte later: the bits from bit `k` of `lo` on. Any lane width
+/// gives the same result (a lane's high bits come from `hi`, which repeats
+/// `lo`'s bytes), so the merge works on masked bytes as on raw ones.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn shift_merge(lo: __m256i, hi: __m256i, k: u32) -> __m256i {
+    let right = _mm_cvtsi32_si128(k as i32);
+    let left = _mm_cvtsi32_si128(8 - k as i32);
+    _mm256_or_si256(_mm256_srl_epi16(lo, right), _mm256_sll_epi16(hi, left))
+}
+
+/// How phase 1 of [`body`] builds four words, chosen once per call.
 #[derive(Clone, Copy)]
 enum Merge {
+    /// The rows start on a byte boundary in values (and validity): word
+    /// `j` is the `u64` at byte `8j`, no shift.
+    Aligned,
     /// Values only, or values and validity with the same bit shift: mask
-    /// the raw bytes first, then shift-merge once, in 16-bit lanes (a word
-    /// is `(lo >> k) | (hi << (8 - k))` in any lane width, as `lo` and `hi`
-    /// are the same bytes one byte apart).
+    /// the raw bytes first, then one [`shift_merge`] serves both.
     Shared,
     /// Validity with another bit shift than the values: merge each window.
     Separate,
@@ -285,8 +282,10 @@ enum Merge {
 /// # Safety
 ///
 /// - The CPU must support AVX2.
-/// - `i + 4 <= values.len()` (and the same for `validity` when `VALID`);
-///   with [`Merge::Shared`] and `VALID`, both windows have the same shift.
+/// - `i + 4 <= values.len()` (and the same for `validity` when `VALID`).
+/// - With `VALID`, [`Merge::Aligned`] only when both windows have shift 0
+///   and [`Merge::Shared`] only when both have the same shift; without,
+///   [`Merge::Aligned`] only when `values.shift() == 0`.
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn load4<const VALID: bool, const NEG: bool>(
@@ -302,38 +301,28 @@ unsafe fn load4<const VALID: bool, const NEG: bool>(
             _mm256_and_si256(v, m)
         }
     };
-    let k = values.shift();
+    // SAFETY: forwarded from this function's contract (and for each
+    // `lo_hi` call below).
+    let (lo, hi) = unsafe { lo_hi(values, i) };
     match merge {
-        Merge::Shared if k == 0 => {
-            // SAFETY: forwarded from this function's contract: the 32 bytes
-            // at `8i` are inside both windows (`lo_hi` reads one more).
-            let lo = unsafe { lo_hi(values, i).0 };
+        Merge::Aligned if VALID => {
+            // SAFETY: as above.
+            let (mlo, _) = unsafe { lo_hi(validity, i) };
+            mask(lo, mlo)
+        }
+        Merge::Aligned => lo,
+        Merge::Shared if VALID => {
+            // SAFETY: as above.
+            let (mlo, mhi) = unsafe { lo_hi(validity, i) };
+            shift_merge(mask(lo, mlo), mask(hi, mhi), values.shift())
+        }
+        Merge::Shared => shift_merge(lo, hi, values.shift()),
+        Merge::Separate => {
+            let w = shift_merge(lo, hi, values.shift());
             if VALID {
                 // SAFETY: as above.
-                mask(lo, unsafe { lo_hi(validity, i).0 })
-            } else {
-                lo
-            }
-        }
-        Merge::Shared => {
-            // SAFETY: forwarded from this function's contract.
-            let (mut lo, mut hi) = unsafe { lo_hi(values, i) };
-            if VALID {
-                // SAFETY: forwarded from this function's contract.
                 let (mlo, mhi) = unsafe { lo_hi(validity, i) };
-                lo = mask(lo, mlo);
-                hi = mask(hi, mhi);
-            }
-            let right = _mm_cvtsi32_si128(k as i32);
-            let left = _mm_cvtsi32_si128(8 - k as i32);
-            _mm256_or_si256(_mm256_srl_epi16(lo, right), _mm256_sll_epi16(hi, left))
-        }
-        Merge::Separate => {
-            // SAFETY: forwarded from this function's contract.
-            let w = unsafe { merged(values, i) };
-            if VALID {
-                // SAFETY: forwarded from this function's contract.
-                mask(w, unsafe { merged(validity, i) })
+                mask(w, shift_merge(mlo, mhi, validity.shift()))
             } else {
                 w
             }
@@ -362,10 +351,10 @@ unsafe fn body<const VALID: bool, const NEG: bool, const STREAM: bool>(
         unsafe { body_direct::<NEG, STREAM>(values, out) };
         return;
     }
-    let merge = if !VALID || validity.shift() == values.shift() {
-        Merge::Shared
-    } else {
-        Merge::Separate
+    let merge = match (values.shift(), VALID.then(|| validity.shift())) {
+        (0, None | Some(0)) => Merge::Aligned,
+        (k, Some(kv)) if kv != k => Merge::Separate,
+        _ => Merge::Shared,
     };
     let m = Masks::new();
     let n = values.len();
