@@ -9,7 +9,7 @@
 //! Every measured call is first checked against `unpack_naive`. Times are the
 //! best of several batches of calls, measured one right after the other so
 //! that each column sees the same machine state; the ratios in the last
-//! columns are what to quote. Outputs of at least `STREAM_MIN_BYTES` (4 MiB)
+//! columns are what to quote. Outputs of at least `STREAM_MIN_BYTES` (5 MiB)
 //! are written with non-temporal stores by the SSE2 and AVX2 kernels.
 
 use bitbytes::raw::{unpack_with, Kernel};

@@ -44,7 +44,7 @@
 //!
 //! A word with no valid row is simply a zero word after the `and` (no branch),
 //! and without a validity bitmap the `and` is skipped. Outputs of at least
-//! [`raw::STREAM_MIN_BYTES`] (4 MiB) are written with non-temporal stores by
+//! [`raw::STREAM_MIN_BYTES`] (5 MiB) are written with non-temporal stores by
 //! the SSE2 and AVX2 kernels, which skip the read-for-ownership of each line.
 //!
 //! # Building bitmaps

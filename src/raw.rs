@@ -275,11 +275,14 @@ fn check(
 ///
 /// Streaming skips the read-for-ownership of each output line and does not
 /// fill the caches with a mask that would not fit in them anyway. Measured
-/// here (AMD EPYC, CPUID family 23, 8 MiB L3, AVX2, with validity): the same speed as
-/// ordinary stores from 1 Mi to 4 Mi rows, 2.5x faster at 8 Mi rows (18.1
-/// against 7.3 Grows/s). Below the threshold ordinary stores keep a mask that
-/// fits in cache there for whoever reads it next.
-pub const STREAM_MIN_BYTES: usize = 4 << 20;
+/// here 2026-11-30 (AMD EPYC, CPUID family 23, 8 MiB L3, AVX2, with
+/// validity; two builds, one with streaming switched off, run alternately,
+/// best of 2 s each): at 4 Mi rows ordinary stores were as fast or faster
+/// (22.6 to 25.8 Grows/s in five runs, streaming 13.7 to 25.9); from 5 Mi
+/// rows streaming won (5 Mi: 14.4 and 24.1 against 13.1 and 16.3; 8 Mi:
+/// 16.3 to 23.4 against 8.1 to 9.2). Below the threshold ordinary stores keep
+/// a mask that fits in cache there for whoever reads it next.
+pub const STREAM_MIN_BYTES: usize = 5 << 20;
 
 /// The fast path, after `check`: `out.len() == len` and both bitmaps hold
 /// every row.

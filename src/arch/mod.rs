@@ -226,8 +226,8 @@ impl fmt::Display for Kernel {
 }
 
 /// The run-time choice, made once per process (memchr's "ifunc" idea, with a
-/// code instead of a function pointer: the dispatch is one `match` per batch
-/// of 2048 rows, and caching a code needs no `unsafe` transmute).
+/// code instead of a function pointer: the dispatch is one `match` per call,
+/// and caching a code needs no `unsafe` transmute).
 #[cfg(feature = "std")]
 mod cache {
     use super::{Inner, Kernel};
