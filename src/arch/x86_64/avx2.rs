@@ -209,8 +209,9 @@ impl Masks {
 /// Given `_mm256_andnot_si256(_mm256_shuffle_epi8(v, c), bits)`, LLVM moves
 /// the `!` in front of the shuffle, onto the broadcast word: one `vpxor` per
 /// word more. Inline assembly keeps the negation inside the `vpandn`.
-/// Measured here, 64 Ki negated rows without validity: 2.26–2.28 µs against
-/// 2.82 µs with the intrinsic (plain rows: 2.09–2.14 µs).
+/// Measured here, 64 Ki negated rows without validity, the two builds run
+/// alternately twice: 2.42 and 2.43 µs against 2.54 and 2.54 µs with the
+/// intrinsic (about 5%; plain rows 2.10–2.13 µs in the same runs).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn andnot_pinned(x: __m256i, bits: __m256i) -> __m256i {
