@@ -11,10 +11,11 @@
 //! masking comes first and one shift-merge serves both, in 16-bit lanes.
 //!
 //! Measured here (AMD EPYC, family 23: 256-bit operations issue as two
-//! 128-bit halves, one 16-byte store per cycle): the spread alone runs at
-//! about 0.84 of `fill`; each extra vector operation per word costs
-//! measurably, which is why negation is folded into `andnot` and the
-//! normalising pass works on four words per instruction.
+//! 128-bit halves, one 16-byte store per cycle): the spread alone ran at
+//! 0.84 of a plain store loop (which matches `fill`) in a scratch benchmark;
+//! each extra vector operation per word costs measurably, which is why
+//! negation is folded into `andnot` and the normalising pass works on four
+//! words per instruction.
 
 use crate::arch::for_each_word;
 use crate::bits::Words;
