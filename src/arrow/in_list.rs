@@ -6,21 +6,24 @@
 //!
 //! - **OR of `eq`**: one arrow-ord `eq` pass per literal, its bitmap OR-ed into
 //!   an accumulator a `u64` word at a time. Cheapest for a few literals.
-//! - **Hash set** ([`set`](super::set)): the literals in a hash set
-//!   specialised per physical type, one lookup per row, results packed 64 rows
-//!   per word. Cost independent of the list length.
+//! - **Hash set** ([`set`](super::set)): the literals in a set specialised
+//!   per physical type (a bitmap over their range for close integers, a flat
+//!   hash table otherwise), one lookup per row, results packed 64 rows per
+//!   word. Cost nearly independent of the list length.
 //!
 //! A dictionary column is tested on its dictionary values once, and the
-//! result is mapped through the keys. Then [`unpack_bits`] applies the
-//! column's nulls and `negate` on the way to bytes.
+//! result is mapped through the keys (run-end encoded columns likewise,
+//! through their runs). Then [`unpack_bits`] applies the column's nulls and
+//! `negate` on the way to bytes. Floats compare in Java's order on both
+//! paths: every NaN equals every other NaN, `-0.0` differs from `+0.0`.
 
 use super::boolean::unpack_bits;
-use super::literals::{check, invalid};
+use super::compare::{compare_bits, CompareOp};
+use super::literals::{check, invalid, value_type};
+use super::logical::per_value;
 use super::{set, LeafFunction};
-use arrow_array::cast::AsArray;
-use arrow_array::{downcast_integer_array, Array, Scalar};
-use arrow_buffer::{ArrowNativeType, BooleanBuffer, Buffer};
-use arrow_ord::cmp;
+use arrow_array::Array;
+use arrow_buffer::{BooleanBuffer, Buffer};
 use arrow_schema::ArrowError;
 use std::format;
 use std::vec;
@@ -81,11 +84,9 @@ pub enum InStrategy {
 /// | non-null | empty list | 0 | 1 |
 ///
 /// The literals must have the column's value type (the dictionary's value
-/// type for a dictionary column). Equality is the one of the arrow-ord `eq`
-/// kernel: for floats the IEEE 754 total order, i.e. equal bit patterns, so
-/// `-0.0` and `+0.0` differ and NaN equals NaN (the same NaN bit pattern;
-/// NaNs with other payloads or signs are distinct values, as under
-/// `f64::total_cmp`).
+/// type for a dictionary column). Equality is the one of the comparisons:
+/// for floats Java's `Double.compare`, so `-0.0` and `+0.0` differ and every
+/// NaN (any sign or payload) equals every other NaN.
 ///
 /// # Examples
 ///
@@ -175,30 +176,32 @@ impl LeafFunction for MultiLiteralsLeafFunction {
 
 /// One bit per row of `column`: its value equals a non-null literal. Bits of
 /// null rows are unspecified.
-fn membership(
+pub(crate) fn membership(
     column: &dyn Array,
     literals: &dyn Array,
     non_null: usize,
     strategy: InStrategy,
 ) -> Result<BooleanBuffer, ArrowError> {
-    if let Some(dict) = column.as_any_dictionary_opt() {
-        let member = membership(dict.values().as_ref(), literals, non_null, strategy)?;
-        return map_keys(dict.keys(), &member);
-    }
     let hash = match strategy {
         InStrategy::Auto => non_null >= IN_HASH_MIN_LITERALS,
         InStrategy::OrOfEq => false,
         InStrategy::Hash => true,
     };
-    if hash {
-        if let Some(member) = set::membership(column, literals) {
-            return Ok(member);
-        }
+    if hash && set::supports(value_type(column.data_type())) {
+        return per_value(column, &mut |values| {
+            set::membership(values, literals).ok_or_else(|| {
+                ArrowError::InvalidArgumentError(format!(
+                    "literal type {} does not match column value type {}",
+                    literals.data_type(),
+                    values.data_type()
+                ))
+            })
+        });
     }
     or_of_eq(column, literals)
 }
 
-/// One `eq` kernel pass per non-null literal, OR-ed a `u64` word at a time.
+/// One `eq` pass per non-null literal, OR-ed a `u64` word at a time.
 fn or_of_eq(column: &dyn Array, literals: &dyn Array) -> Result<BooleanBuffer, ArrowError> {
     let len = column.len();
     let mut words = vec![0u64; len.div_ceil(64)];
@@ -207,33 +210,10 @@ fn or_of_eq(column: &dyn Array, literals: &dyn Array) -> Result<BooleanBuffer, A
         if nulls.as_ref().is_some_and(|n| n.is_null(i)) {
             continue;
         }
-        let eq = cmp::eq(&column, &Scalar::new(literals.slice(i, 1)))?;
-        let chunks = eq.values().bit_chunks();
-        for (acc, word) in words.iter_mut().zip(chunks.iter_padded()) {
+        let eq = compare_bits(column, CompareOp::Equal, &literals.slice(i, 1))?;
+        for (acc, word) in words.iter_mut().zip(eq.bit_chunks().iter_padded()) {
             *acc |= word;
         }
     }
     Ok(BooleanBuffer::new(Buffer::from_vec(words), 0, len))
-}
-
-/// Row `i` gets bit `keys[i]` of `member` (the dictionary values' result);
-/// a key out of range (possible only under a null key) gives `false`.
-fn map_keys(keys: &dyn Array, member: &BooleanBuffer) -> Result<BooleanBuffer, ArrowError> {
-    downcast_integer_array!(
-        keys => Ok(map_native_keys(keys.values(), member)),
-        t => Err(ArrowError::InvalidArgumentError(format!(
-            "unsupported dictionary key type {t}"
-        )))
-    )
-}
-
-fn map_native_keys<K: ArrowNativeType>(keys: &[K], member: &BooleanBuffer) -> BooleanBuffer {
-    // Dictionaries are small: one byte per value makes the lookup a load.
-    let mut lookup = vec![false; member.len()];
-    for (slot, bit) in lookup.iter_mut().zip(member.iter()) {
-        *slot = bit;
-    }
-    BooleanBuffer::collect_bool(keys.len(), |i| {
-        lookup.get(keys[i].as_usize()).copied().unwrap_or(false)
-    })
 }
