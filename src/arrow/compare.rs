@@ -175,7 +175,12 @@ pub(crate) fn compare_bits(
             float_compare(values, op, literal.as_ref())
         });
     }
-    Ok(op.kernel(column, &Scalar::new(literal))?.values().clone())
+    // Dictionaries and run-end encodings are unwrapped here, not by arrow-ord:
+    // the same mapping as every other kernel, and arrow-ord 60.1 overflows
+    // (a panic in debug builds) expanding some sliced run-end encoded columns.
+    per_value(column, &mut |values| {
+        Ok(op.kernel(values, &Scalar::new(literal))?.values().clone())
+    })
 }
 
 /// Whether `t` is a float type, whose order is Java's and not arrow-ord's.
