@@ -81,8 +81,12 @@ use std::vec::Vec;
 mod between;
 #[path = "arrow/boolean.rs"]
 mod boolean;
+#[path = "arrow/builder.rs"]
+mod builder;
 #[path = "arrow/compare.rs"]
 mod compare;
+#[path = "arrow/evaluate.rs"]
+mod evaluate;
 #[path = "arrow/function.rs"]
 mod function;
 #[path = "arrow/in_list.rs"]
@@ -97,6 +101,8 @@ mod logical;
 mod null_tests;
 #[path = "arrow/order.rs"]
 mod order;
+#[path = "arrow/predicate.rs"]
+mod predicate;
 #[path = "arrow/range_set.rs"]
 mod range_set;
 #[path = "arrow/set.rs"]
@@ -107,9 +113,12 @@ mod strings;
 mod u64_set;
 
 pub use boolean::{boolean_array_to_bytes, unpack_boolean_array};
+pub use builder::PredicateBuilder;
 pub use compare::{CompareOp, NullFalseLeafBinaryFunction};
+pub use evaluate::{Narrowing, GATHER_MAX_FRACTION};
 pub use function::Function;
 pub use in_list::{InStrategy, MultiLiteralsLeafFunction, IN_HASH_MIN_LITERALS};
+pub use predicate::{Leaf, Predicate};
 
 /// A predicate leaf: evaluates a column against literals, one byte per row
 /// (`1` = selected), as Paimon's `LeafFunction::Test`.

@@ -1,0 +1,498 @@
+//! [`Predicate`]: And / Or trees of [`Leaf`]s over a `RecordBatch`, with De
+//! Morgan negation, whole-tree validation and filtering.
+//!
+//! The tree itself (its types, [`Predicate::negate`], [`Predicate::validate`])
+//! lives here; how it is evaluated, on the rows still undecided, lives in
+//! [`evaluate`](super::evaluate); how it is built with checked literals lives
+//! in [`builder`](super::builder).
+
+use super::evaluate::{evaluate_into, resolve, Narrowing};
+use super::literals::invalid;
+use super::Function;
+use crate::pack;
+use arrow_array::{ArrayRef, BooleanArray, RecordBatch};
+use arrow_buffer::{BooleanBuffer, Buffer};
+use arrow_schema::{ArrowError, Schema};
+use std::string::String;
+use std::vec;
+use std::vec::Vec;
+
+/// One leaf of a [`Predicate`]: a [`Function`] of the column named `field`
+/// against `literals`.
+///
+/// The literals follow [`Function`]: the field's value type for Compare, In /
+/// NotIn and Between / NotBetween (one value, the list, `[lower, upper]`), one
+/// string for the string functions, ignored by IsNull / IsNotNull / IsNaN.
+/// [`PredicateBuilder`](super::PredicateBuilder) builds leaves with those
+/// checks done against a schema; a leaf built by hand is checked when the
+/// predicate is validated or evaluated.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::Arc;
+/// use arrow_array::{ArrayRef, Int64Array, RecordBatch};
+/// use bitbytes::arrow::{CompareOp, Function, Leaf, Predicate};
+///
+/// let leaf = Leaf::new(
+///     Function::Compare(CompareOp::GreaterThan),
+///     "x",
+///     Arc::new(Int64Array::from(vec![1])),
+/// );
+/// let batch = RecordBatch::try_from_iter([(
+///     "x",
+///     Arc::new(Int64Array::from(vec![Some(0), Some(2), None])) as ArrayRef,
+/// )])?;
+/// assert_eq!(Predicate::Leaf(leaf).test(&batch)?, [0, 1, 0]);
+/// # Ok::<(), arrow_schema::ArrowError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Leaf {
+    /// The leaf function.
+    pub function: Function,
+    /// The name of the column the function reads.
+    pub field: String,
+    /// The function's literals (see [`Function`]).
+    pub literals: ArrayRef,
+}
+
+/// Leaves are equal when their functions, fields and literals (type, values
+/// and nulls, as arrow-rs compares arrays) are.
+impl PartialEq for Leaf {
+    fn eq(&self, other: &Leaf) -> bool {
+        self.function == other.function
+            && self.field == other.field
+            && self.literals.as_ref() == other.literals.as_ref()
+    }
+}
+
+impl Leaf {
+    /// A leaf of `function` over the column `field` against `literals`. No
+    /// check is made here; see [`PredicateBuilder`](super::PredicateBuilder)
+    /// for a builder that checks against a schema.
+    pub fn new(function: Function, field: impl Into<String>, literals: ArrayRef) -> Leaf {
+        Leaf {
+            function,
+            field: field.into(),
+            literals,
+        }
+    }
+
+    /// The leaf with the negated function and the same field and literals;
+    /// `None` when the function has no negation (IsNaN).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::StringArray;
+    /// use bitbytes::arrow::{Function, Leaf};
+    ///
+    /// let leaf = Leaf::new(Function::StartsWith, "name", Arc::new(StringArray::from(vec!["A"])));
+    /// assert_eq!(leaf.negate().unwrap().function, Function::NotStartsWith);
+    /// ```
+    pub fn negate(&self) -> Option<Leaf> {
+        Some(Leaf {
+            function: self.function.negate()?,
+            field: self.field.clone(),
+            literals: self.literals.clone(),
+        })
+    }
+}
+
+/// A predicate tree over the columns of a `RecordBatch`, as Paimon's
+/// `Predicate`: leaves combined by And / Or. Evaluation gives one byte per
+/// row, `1` = selected.
+///
+/// - A [`Leaf`] reads one column, found by name; its null rows are `0`
+///   (except under IsNull).
+/// - [`And`](Predicate::And) selects a row when every child does,
+///   [`Or`](Predicate::Or) when any does: a byte-wise AND / OR of the
+///   children's outputs. An empty And / Or is an error.
+/// - Evaluation validates the whole tree against the batch's schema first, so
+///   an invalid predicate is an error whatever the data; then it evaluates
+///   each child of an And / Or only on the rows still undecided (see
+///   [`Narrowing`]), which gives exactly the bytes of evaluating every child
+///   on every row.
+///
+/// [`PredicateBuilder`](super::PredicateBuilder) builds predicates with their
+/// literals checked against a schema.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::Arc;
+/// use arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
+/// use bitbytes::arrow::PredicateBuilder;
+///
+/// let batch = RecordBatch::try_from_iter([
+///     ("name", Arc::new(StringArray::from(vec![Some("Ada"), Some("Bob"), Some("Al"), None])) as ArrayRef),
+///     ("price", Arc::new(Float64Array::from(vec![Some(10.0), Some(20.0), None, Some(5.0)])) as ArrayRef),
+/// ])?;
+/// let p = PredicateBuilder::new(batch.schema());
+/// // name LIKE 'A%' AND price < 50
+/// let pred = p.and(vec![
+///     p.like("name", "A%")?,
+///     p.less_than("price", &Float64Array::new_scalar(50.0))?,
+/// ])?;
+/// assert_eq!(pred.test(&batch)?, [1, 0, 0, 0]);
+/// // NOT (name LIKE 'A%' AND price < 50) = name NOT LIKE 'A%' OR price >= 50:
+/// // the null rows stay unselected.
+/// assert_eq!(pred.negate().unwrap().test(&batch)?, [0, 1, 0, 0]);
+/// assert_eq!(pred.filter(&batch)?.num_rows(), 1);
+/// # Ok::<(), arrow_schema::ArrowError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum Predicate {
+    /// One leaf function over one column.
+    Leaf(Leaf),
+    /// Selects the rows every child selects. Must not be empty.
+    And(Vec<Predicate>),
+    /// Selects the rows any child selects. Must not be empty.
+    Or(Vec<Predicate>),
+}
+
+impl Predicate {
+    /// The negated predicate, by De Morgan down to the leaves: `not(a and b)`
+    /// is `not(a) or not(b)`, `not(a or b)` is `not(a) and not(b)`, and each
+    /// leaf takes its negated function ([`Function::negate`]). `None` when
+    /// any leaf has no negation (IsNaN).
+    ///
+    /// The negation's output is not the byte-wise NOT of the predicate's: on
+    /// a null row both select nothing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{Float64Array, Int64Array};
+    /// use arrow_schema::{DataType, Field, Schema};
+    /// use bitbytes::arrow::{CompareOp, Function, Predicate, PredicateBuilder};
+    ///
+    /// let schema = Arc::new(Schema::new(vec![
+    ///     Field::new("x", DataType::Int64, true),
+    ///     Field::new("f", DataType::Float64, true),
+    /// ]));
+    /// let p = PredicateBuilder::new(schema);
+    /// let pred = p.or(vec![
+    ///     p.equal("x", &Int64Array::new_scalar(1))?,
+    ///     p.is_null("f")?,
+    /// ])?;
+    /// let Some(Predicate::And(children)) = pred.negate() else { panic!() };
+    /// let functions: Vec<_> = children
+    ///     .iter()
+    ///     .map(|c| match c { Predicate::Leaf(l) => l.function, _ => panic!() })
+    ///     .collect();
+    /// assert_eq!(functions, [Function::Compare(CompareOp::NotEqual), Function::IsNotNull]);
+    ///
+    /// // IsNaN has no negation, so neither has a tree that contains it.
+    /// let nan = p.and(vec![p.greater_than("x", &Int64Array::new_scalar(1))?, p.is_nan("f")?])?;
+    /// assert_eq!(nan.negate(), None);
+    /// # Ok::<(), arrow_schema::ArrowError>(())
+    /// ```
+    pub fn negate(&self) -> Option<Predicate> {
+        let all = |children: &[Predicate]| -> Option<Vec<Predicate>> {
+            children.iter().map(Predicate::negate).collect()
+        };
+        Some(match self {
+            Predicate::Leaf(leaf) => Predicate::Leaf(leaf.negate()?),
+            Predicate::And(children) => Predicate::Or(all(children)?),
+            Predicate::Or(children) => Predicate::And(all(children)?),
+        })
+    }
+
+    /// Checks the whole tree against `schema` without reading any row: every
+    /// And / Or has a child, every leaf's field is in the schema, and every
+    /// leaf's literals suit its function over that field's type
+    /// ([`Function::validate`]). Evaluation runs the same checks first.
+    ///
+    /// # Errors
+    ///
+    /// [`ArrowError::InvalidArgumentError`] naming the problem (and the field,
+    /// for a leaf).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::StringArray;
+    /// use arrow_schema::{DataType, Field, Schema};
+    /// use bitbytes::arrow::{Function, Leaf, Predicate};
+    ///
+    /// let schema = Schema::new(vec![Field::new("name", DataType::Utf8, true)]);
+    /// let bad = Predicate::Leaf(Leaf::new(Function::Like, "name", Arc::new(StringArray::from(vec![r"a\b"]))));
+    /// assert!(bad.validate(&schema).unwrap_err().to_string().contains("name"));
+    /// assert!(Predicate::And(vec![]).validate(&schema).is_err());
+    /// ```
+    pub fn validate(&self, schema: &Schema) -> Result<(), ArrowError> {
+        resolve(self, schema).map(|_| ())
+    }
+
+    /// Evaluates the predicate over every row of `batch`; returns
+    /// `batch.num_rows()` bytes, `1` = selected.
+    ///
+    /// # Errors
+    ///
+    /// As [`test_into`](Predicate::test_into).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{ArrayRef, Int64Array, RecordBatch};
+    /// use bitbytes::arrow::PredicateBuilder;
+    ///
+    /// // Paimon: Or(f0 = 3, f1 = 5) selects the row (null, 5).
+    /// let batch = RecordBatch::try_from_iter([
+    ///     ("f0", Arc::new(Int64Array::from(vec![None, Some(3)])) as ArrayRef),
+    ///     ("f1", Arc::new(Int64Array::from(vec![Some(5), None])) as ArrayRef),
+    /// ])?;
+    /// let p = PredicateBuilder::new(batch.schema());
+    /// let pred = p.or(vec![
+    ///     p.equal("f0", &Int64Array::new_scalar(3))?,
+    ///     p.equal("f1", &Int64Array::new_scalar(5))?,
+    /// ])?;
+    /// assert_eq!(pred.test(&batch)?, [1, 1]);
+    /// # Ok::<(), arrow_schema::ArrowError>(())
+    /// ```
+    pub fn test(&self, batch: &RecordBatch) -> Result<Vec<u8>, ArrowError> {
+        self.test_with(batch, Narrowing::Auto)
+    }
+
+    /// [`test`](Predicate::test) with the way undecided rows are evaluated
+    /// forced (for benchmarks and tests: every [`Narrowing`] gives the same
+    /// bytes).
+    ///
+    /// # Errors
+    ///
+    /// As [`test_into`](Predicate::test_into).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{ArrayRef, Int64Array, RecordBatch};
+    /// use bitbytes::arrow::{Narrowing, PredicateBuilder};
+    ///
+    /// let batch = RecordBatch::try_from_iter([
+    ///     ("x", Arc::new(Int64Array::from((0..100).collect::<Vec<i64>>())) as ArrayRef),
+    /// ])?;
+    /// let p = PredicateBuilder::new(batch.schema());
+    /// let pred = p.and(vec![
+    ///     p.less_than("x", &Int64Array::new_scalar(10))?,
+    ///     p.greater_than("x", &Int64Array::new_scalar(4))?,
+    /// ])?;
+    /// let gathered = pred.test_with(&batch, Narrowing::Gather)?;
+    /// assert_eq!(gathered, pred.test_with(&batch, Narrowing::Whole)?);
+    /// assert_eq!(gathered.iter().filter(|&&b| b == 1).count(), 5);
+    /// # Ok::<(), arrow_schema::ArrowError>(())
+    /// ```
+    pub fn test_with(
+        &self,
+        batch: &RecordBatch,
+        narrowing: Narrowing,
+    ) -> Result<Vec<u8>, ArrowError> {
+        let mut out = vec![0u8; batch.num_rows()];
+        self.test_into_with(batch, &mut out, narrowing)?;
+        Ok(out)
+    }
+
+    /// Evaluates the predicate into `out[..batch.num_rows()]`; bytes past
+    /// that are left alone.
+    ///
+    /// # Errors
+    ///
+    /// [`ArrowError::InvalidArgumentError`], with nothing written to `out`,
+    /// when `out` is shorter than the batch or the tree is invalid for the
+    /// batch's schema (see [`validate`](Predicate::validate): an empty And /
+    /// Or, a field missing from the batch, literals that do not suit the
+    /// function or the column's type, a bad Like pattern). These checks run
+    /// on the whole tree before any row is read, so an invalid predicate is
+    /// an error even when an earlier child leaves no row undecided. An error
+    /// an arrow-rs kernel raises during evaluation (none is known for a
+    /// validated tree) may leave `out[..batch.num_rows()]` partly written.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{ArrayRef, Int64Array, RecordBatch};
+    /// use bitbytes::arrow::{Function, Leaf, Predicate, PredicateBuilder};
+    ///
+    /// let batch = RecordBatch::try_from_iter([
+    ///     ("x", Arc::new(Int64Array::from(vec![1, 2, 3])) as ArrayRef),
+    /// ])?;
+    /// let p = PredicateBuilder::new(batch.schema());
+    /// let mut out = [9u8; 4];
+    /// p.greater_or_equal("x", &Int64Array::new_scalar(2))?.test_into(&batch, &mut out)?;
+    /// assert_eq!(out, [0, 1, 1, 9]);
+    ///
+    /// // No row is left for the second child, yet its unknown field is an error.
+    /// let pred = Predicate::And(vec![
+    ///     p.greater_than("x", &Int64Array::new_scalar(5))?,
+    ///     Predicate::Leaf(Leaf::new(Function::IsNull, "nope", Arc::new(Int64Array::from(vec![0i64; 0])))),
+    /// ]);
+    /// assert!(pred.test_into(&batch, &mut out).unwrap_err().to_string().contains("nope"));
+    /// assert_eq!(out, [0, 1, 1, 9]);
+    /// # Ok::<(), arrow_schema::ArrowError>(())
+    /// ```
+    pub fn test_into(&self, batch: &RecordBatch, out: &mut [u8]) -> Result<(), ArrowError> {
+        self.test_into_with(batch, out, Narrowing::Auto)
+    }
+
+    /// [`test_into`](Predicate::test_into) with the way undecided rows are
+    /// evaluated forced (every [`Narrowing`] gives the same bytes).
+    ///
+    /// # Errors
+    ///
+    /// As [`test_into`](Predicate::test_into).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{ArrayRef, Int64Array, RecordBatch};
+    /// use bitbytes::arrow::{Narrowing, PredicateBuilder};
+    ///
+    /// let batch = RecordBatch::try_from_iter([
+    ///     ("x", Arc::new(Int64Array::from(vec![Some(1), None, Some(3)])) as ArrayRef),
+    /// ])?;
+    /// let p = PredicateBuilder::new(batch.schema());
+    /// let pred = p.or(vec![p.is_null("x")?, p.equal("x", &Int64Array::new_scalar(3))?])?;
+    /// let mut out = [9u8; 3];
+    /// pred.test_into_with(&batch, &mut out, Narrowing::Gather)?;
+    /// assert_eq!(out, [0, 1, 1]);
+    /// # Ok::<(), arrow_schema::ArrowError>(())
+    /// ```
+    pub fn test_into_with(
+        &self,
+        batch: &RecordBatch,
+        out: &mut [u8],
+        narrowing: Narrowing,
+    ) -> Result<(), ArrowError> {
+        let node = resolve(self, batch.schema_ref())?;
+        let rows = batch.num_rows();
+        super::literals::check_out(rows, out)?;
+        evaluate_into(&node, batch.columns(), rows, &mut out[..rows], narrowing)
+    }
+
+    /// The rows of `batch` the predicate selects, in order: arrow-select's
+    /// `filter_record_batch` over a `BooleanArray` whose bitmap this crate's
+    /// [`pack`] writes from the bytes of [`test`](Predicate::test) (the
+    /// bitmap is moved into the array, not copied).
+    ///
+    /// # Errors
+    ///
+    /// As [`test_into`](Predicate::test_into).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{cast::AsArray, types::Int64Type, ArrayRef, Int64Array, RecordBatch};
+    /// use bitbytes::arrow::PredicateBuilder;
+    ///
+    /// let batch = RecordBatch::try_from_iter([
+    ///     ("x", Arc::new(Int64Array::from(vec![Some(3), Some(4), Some(5), Some(100), Some(1), None])) as ArrayRef),
+    /// ])?;
+    /// let p = PredicateBuilder::new(batch.schema());
+    /// let pred = p.between("x", &Int64Array::new_scalar(3), &Int64Array::new_scalar(5))?;
+    /// let kept = pred.filter(&batch)?;
+    /// assert_eq!(kept.column(0).as_primitive::<Int64Type>().values(), &[3, 4, 5]);
+    /// # Ok::<(), arrow_schema::ArrowError>(())
+    /// ```
+    pub fn filter(&self, batch: &RecordBatch) -> Result<RecordBatch, ArrowError> {
+        let bytes = self.test(batch)?;
+        let mask = bytes_to_boolean_array(&bytes)?;
+        arrow_select::filter::filter_record_batch(batch, &mask)
+    }
+
+    /// The names of the fields the predicate reads, each once, in the order
+    /// they first appear (depth first). A reader can project exactly these
+    /// columns before evaluating.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::Int64Array;
+    /// use arrow_schema::{DataType, Field, Schema};
+    /// use bitbytes::arrow::PredicateBuilder;
+    ///
+    /// let schema = Arc::new(Schema::new(vec![
+    ///     Field::new("a", DataType::Int64, true),
+    ///     Field::new("b", DataType::Int64, true),
+    /// ]));
+    /// let p = PredicateBuilder::new(schema);
+    /// let pred = p.or(vec![p.is_null("b")?, p.equal("a", &Int64Array::new_scalar(1))?, p.is_not_null("b")?])?;
+    /// assert_eq!(pred.fields(), ["b", "a"]);
+    /// # Ok::<(), arrow_schema::ArrowError>(())
+    /// ```
+    pub fn fields(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        self.visit_leaves(&mut |leaf| {
+            if !names.contains(&leaf.field.as_str()) {
+                names.push(&leaf.field);
+            }
+        });
+        names
+    }
+
+    /// Calls `f` on every leaf, depth first.
+    fn visit_leaves<'a>(&'a self, f: &mut impl FnMut(&'a Leaf)) {
+        match self {
+            Predicate::Leaf(leaf) => f(leaf),
+            Predicate::And(children) | Predicate::Or(children) => {
+                for child in children {
+                    child.visit_leaves(f);
+                }
+            }
+        }
+    }
+}
+
+impl From<Leaf> for Predicate {
+    fn from(leaf: Leaf) -> Predicate {
+        Predicate::Leaf(leaf)
+    }
+}
+
+/// A `BooleanArray` (no nulls) whose bit `i` is `bytes[i] != 0`: [`pack`]
+/// writes the bitmap into a `Vec`, which the array then owns without a copy.
+pub(crate) fn bytes_to_boolean_array(bytes: &[u8]) -> Result<BooleanArray, ArrowError> {
+    Ok(BooleanArray::new(bytes_to_bits(bytes, false)?, None))
+}
+
+/// The bitmap of `bytes[i] != 0` (or `== 0` with `negate`), owned by a
+/// `BooleanBuffer` without a copy.
+pub(crate) fn bytes_to_bits(bytes: &[u8], negate: bool) -> Result<BooleanBuffer, ArrowError> {
+    let mut bits = vec![0u8; bytes.len().div_ceil(8)];
+    pack(bytes, &mut bits, 0).map_err(invalid)?;
+    if negate {
+        // Bits past `bytes.len()` become 1; the buffer's length hides them.
+        bits.iter_mut().for_each(|b| *b = !*b);
+    }
+    Ok(BooleanBuffer::new(Buffer::from_vec(bits), 0, bytes.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_of_bytes() {
+        for len in [0usize, 1, 7, 8, 9, 63, 64, 65, 200] {
+            let bytes: Vec<u8> = (0..len).map(|i| u8::from(i % 3 == 0)).collect();
+            for negate in [false, true] {
+                let bits = bytes_to_bits(&bytes, negate).unwrap();
+                assert_eq!(bits.len(), len);
+                for (i, &b) in bytes.iter().enumerate() {
+                    assert_eq!(bits.value(i), (b != 0) != negate, "len {len} row {i}");
+                }
+                let want = bytes.iter().filter(|&&b| (b != 0) != negate).count();
+                assert_eq!(bits.count_set_bits(), want);
+                assert_eq!(bits.set_indices().count(), want);
+            }
+        }
+    }
+}
