@@ -1,28 +1,24 @@
-//! Filters a 1 Mi-row `RecordBatch` with three Paimon-style predicate leaves
-//! and ANDs their byte masks:
+//! Filters a 1 Mi-row `RecordBatch` with a predicate tree built by
+//! `PredicateBuilder`:
 //!
 //! ```text
-//! city IN ('Paris', 'Oslo', 'Lima')  AND  price < 50.0  AND  id NOT IN (...1,000 ids)
+//! city IN ('Paris', 'Oslo', 'Lima')  AND  price < 50.0  AND  name LIKE 'A%'
 //! ```
 //!
-//! Each leaf is timed next to the baseline it replaces: the arrow-ord kernel
-//! followed by a per-row `is_null` / `value` loop (for the short IN list, the
-//! OR of `eq` kernels and then that loop; for the 1,000-id NOT IN, which has
-//! no arrow-rs kernel, a per-row loop probing a `std` `HashSet`).
+//! and times it against the per-row loop it replaces (each row's `is_valid`
+//! / `value` accessors, the condition in plain Rust) and against evaluating
+//! every leaf on every row and ANDing the bytes (the older Paimon
+//! `And::Test`). The per-row loop is also the check: the example fails if
+//! the predicate's bytes, or the rows `filter` keeps, differ from it.
 //!
 //! `cargo run --release --features arrow --example filter_batch`
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Int32Type, Int64Type};
+use arrow_array::types::{Float64Type, Int32Type, Int64Type};
 use arrow_array::{
-    Array, ArrayRef, BooleanArray, DictionaryArray, Float64Array, Int64Array, RecordBatch, Scalar,
-    StringArray,
+    Array, ArrayRef, DictionaryArray, Float64Array, Int64Array, RecordBatch, StringArray,
 };
-use arrow_ord::cmp;
-use bitbytes::arrow::{
-    CompareOp, LeafFunction, MultiLiteralsLeafFunction, NullFalseLeafBinaryFunction,
-};
-use std::collections::HashSet;
+use bitbytes::arrow::{Narrowing, Predicate, PredicateBuilder};
 use std::error::Error;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -34,6 +30,10 @@ use xorshift::XorShift;
 const ROWS: usize = 1 << 20;
 const CITIES: [&str; 8] = [
     "Paris", "Oslo", "Lima", "Tokyo", "Cairo", "Quito", "Perth", "Dakar",
+];
+const NAMES: [&str; 12] = [
+    "Ada", "Alan", "Anita", "Barbara", "Brian", "Claude", "Dennis", "Edsger", "Grace", "John",
+    "Ken", "Tony",
 ];
 
 fn batch() -> Result<RecordBatch, Box<dyn Error>> {
@@ -48,18 +48,44 @@ fn batch() -> Result<RecordBatch, Box<dyn Error>> {
             (r % 20 != 0).then(|| (r >> 16) as f64 % 10_000.0 / 100.0)
         })
         .collect();
+    let name: StringArray = (0..ROWS)
+        .map(|_| {
+            let r = next();
+            (r % 25 != 0).then(|| NAMES[(r >> 8) as usize % NAMES.len()])
+        })
+        .collect();
     Ok(RecordBatch::try_from_iter([
         ("id", Arc::new(id) as ArrayRef),
         ("city", Arc::new(city) as ArrayRef),
         ("price", Arc::new(price) as ArrayRef),
+        ("name", Arc::new(name) as ArrayRef),
     ])?)
 }
 
-/// The loop the leaf functions replace.
-fn per_row(result: &BooleanArray, negate: bool) -> Vec<u8> {
-    (0..result.len())
-        .map(|i| u8::from(!result.is_null(i) && result.value(i) != negate))
+/// The loop the predicate replaces, and the example's reference: every row
+/// through the arrays' accessors, the condition in plain Rust.
+fn per_row(batch: &RecordBatch) -> Vec<u8> {
+    let city = batch.column(1).as_dictionary::<Int32Type>();
+    let city_names = city.values().as_string::<i32>();
+    let price = batch.column(2).as_primitive::<Float64Type>();
+    let name = batch.column(3).as_string::<i32>();
+    (0..batch.num_rows())
+        .map(|i| {
+            let in_city = city.is_valid(i)
+                && ["Paris", "Oslo", "Lima"]
+                    .contains(&city_names.value(city.keys().value(i) as usize));
+            let cheap = price.is_valid(i) && price.value(i) < 50.0;
+            let a_name = name.is_valid(i) && name.value(i).starts_with('A');
+            u8::from(in_city && cheap && a_name)
+        })
         .collect()
+}
+
+/// Every leaf on every row, bytes ANDed (`Narrowing::Whole`; it stops early
+/// only when no row is left).
+fn all_leaves(pred: &Predicate, batch: &RecordBatch) -> Vec<u8> {
+    pred.test_with(batch, Narrowing::Whole)
+        .expect("a valid predicate")
 }
 
 /// Best of five runs.
@@ -75,85 +101,54 @@ fn time<T>(mut f: impl FnMut() -> T) -> (T, Duration) {
     (out.expect("ran five times"), best)
 }
 
-/// IN by `eq` kernels OR-ed with arrow's boolean `or`, then the per-row loop.
-fn in_baseline(column: &dyn Array, literals: &dyn Array, negate: bool) -> Vec<u8> {
-    let mut acc: Option<BooleanArray> = None;
-    for i in 0..literals.len() {
-        let eq = cmp::eq(&column, &Scalar::new(literals.slice(i, 1))).expect("eq");
-        acc = Some(match acc {
-            None => eq,
-            Some(a) => BooleanArray::new(a.values() | eq.values(), eq.nulls().cloned()),
-        });
-    }
-    per_row(&acc.expect("non-empty list"), negate)
-}
-
-/// IN by a per-row loop probing a `HashSet` of the literals.
-fn hash_baseline(column: &dyn Array, literals: &dyn Array, negate: bool) -> Vec<u8> {
-    let column = column.as_primitive::<Int64Type>();
-    let set: HashSet<i64> = literals
-        .as_primitive::<Int64Type>()
-        .iter()
-        .flatten()
-        .collect();
-    (0..column.len())
-        .map(|i| u8::from(!column.is_null(i) && set.contains(&column.value(i)) != negate))
-        .collect()
-}
-
-fn report(name: &str, leaf: Duration, baseline: Duration, selected: usize) {
-    println!(
-        "{name:<24} {selected:>8} rows  leaf {:>7.3} ms  baseline {:>7.3} ms  ({:.1}x faster)",
-        leaf.as_secs_f64() * 1e3,
-        baseline.as_secs_f64() * 1e3,
-        baseline.as_secs_f64() / leaf.as_secs_f64()
-    );
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
     let batch = batch()?;
-    let (id, city, price) = (batch.column(0), batch.column(1), batch.column(2));
     println!("{} rows", batch.num_rows());
 
-    // city IN ('Paris', 'Oslo', 'Lima'): the dictionary values are tested once.
-    let cities = StringArray::from(vec!["Paris", "Oslo", "Lima"]);
-    let is_in = MultiLiteralsLeafFunction::new(false);
-    let (city_mask, t_leaf) = time(|| is_in.test(city, &cities));
-    let city_mask = city_mask?;
-    let (base, t_base) = time(|| in_baseline(city, &cities, false));
-    assert_eq!(city_mask, base);
-    report("city IN (3 cities)", t_leaf, t_base, count(&city_mask));
+    let p = PredicateBuilder::new(batch.schema());
+    let pred = p.and(vec![
+        p.is_in("city", &StringArray::from(vec!["Paris", "Oslo", "Lima"]))?,
+        p.less_than("price", &Float64Array::new_scalar(50.0))?,
+        p.like("name", "A%")?,
+    ])?;
 
-    // price < 50.0
-    let fifty = Float64Array::from(vec![50.0]);
-    let lt = NullFalseLeafBinaryFunction::new(CompareOp::LessThan);
-    let (price_mask, t_leaf) = time(|| lt.test(price, &fifty));
-    let price_mask = price_mask?;
-    let (base, t_base) =
-        time(|| per_row(&cmp::lt(price, &Scalar::new(&fifty)).expect("lt"), false));
-    assert_eq!(price_mask, base);
-    report("price < 50.0", t_leaf, t_base, count(&price_mask));
-
-    // id NOT IN (1,000 ids): the hash-set strategy.
-    let ids: Int64Array = (0..1000i64).map(|i| i * 1009).collect();
-    let not_in = MultiLiteralsLeafFunction::new(true);
-    let (id_mask, t_leaf) = time(|| not_in.test(id, &ids));
-    let id_mask = id_mask?;
-    let (base, t_base) = time(|| hash_baseline(id, &ids, true));
-    assert_eq!(id_mask, base);
-    report("id NOT IN (1,000 ids)", t_leaf, t_base, count(&id_mask));
-
-    // AND of the three byte masks.
-    let selected: Vec<u8> = city_mask
-        .iter()
-        .zip(&price_mask)
-        .zip(&id_mask)
-        .map(|((a, b), c)| a & b & c)
+    let (bytes, t_pred) = time(|| pred.test(&batch));
+    let bytes = bytes?;
+    let (want, t_row) = time(|| per_row(&batch));
+    assert_eq!(bytes, want, "the predicate differs from the per-row loop");
+    let (whole, t_whole) = time(|| all_leaves(&pred, &batch));
+    assert_eq!(whole, want);
+    let (kept, t_filter) = time(|| pred.filter(&batch));
+    let kept = kept?;
+    let selected = want.iter().filter(|&&b| b == 1).count();
+    assert_eq!(kept.num_rows(), selected);
+    let ids = kept.column(0).as_primitive::<Int64Type>();
+    let want_ids: Vec<i64> = (0..ROWS as i64)
+        .filter(|&i| want[i as usize] == 1)
         .collect();
-    println!("{:<24} {:>8} rows", "all three (AND)", count(&selected));
-    Ok(())
-}
+    assert_eq!(
+        ids.values().as_ref(),
+        want_ids.as_slice(),
+        "filter kept other rows"
+    );
 
-fn count(mask: &[u8]) -> usize {
-    mask.iter().map(|&b| usize::from(b)).sum()
+    println!("city IN ('Paris','Oslo','Lima') AND price < 50 AND name LIKE 'A%'");
+    println!("{selected} rows selected");
+    println!("Predicate::test            {:>8.3} ms", ms(t_pred));
+    println!(
+        "per-row loop (reference)   {:>8.3} ms  ({:.1}x the predicate's time)",
+        ms(t_row),
+        t_row.as_secs_f64() / t_pred.as_secs_f64()
+    );
+    println!(
+        "whole columns (Whole)      {:>8.3} ms  ({:.1}x)",
+        ms(t_whole),
+        t_whole.as_secs_f64() / t_pred.as_secs_f64()
+    );
+    println!("Predicate::filter (4 cols) {:>8.3} ms", ms(t_filter));
+    Ok(())
 }

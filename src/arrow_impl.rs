@@ -115,7 +115,7 @@ mod u64_set;
 pub use boolean::{boolean_array_to_bytes, unpack_boolean_array};
 pub use builder::PredicateBuilder;
 pub use compare::{CompareOp, NullFalseLeafBinaryFunction};
-pub use evaluate::{Narrowing, GATHER_MAX_FRACTION};
+pub use evaluate::{Narrowing, GATHER_MAX_FRACTION, GATHER_MAX_FRACTION_BYTES};
 pub use function::Function;
 pub use in_list::{InStrategy, MultiLiteralsLeafFunction, IN_HASH_MIN_LITERALS};
 pub use predicate::{Leaf, Predicate};

@@ -11,7 +11,9 @@
 //! For each further child it counts those undecided rows and:
 //!
 //! - none left: stops (the remaining children cannot change a byte);
-//! - few ([`GATHER_MAX_FRACTION`] of the rows or fewer, [`Narrowing::Auto`]):
+//! - few ([`GATHER_MAX_FRACTION`] of the rows or fewer, or
+//!   [`GATHER_MAX_FRACTION_BYTES`] when the child reads a string or binary
+//!   column; [`Narrowing::Auto`]):
 //!   packs the undecided rows into a bitmap, gathers the columns the child
 //!   reads with one arrow-select [`FilterPredicate`] shared by those
 //!   columns, evaluates the child (recursively, the same way) on the
@@ -28,7 +30,7 @@ use super::literals::check_out;
 use super::predicate::bytes_to_bits;
 use super::{Function, Predicate};
 use arrow_array::{Array, ArrayRef, BooleanArray};
-use arrow_schema::{ArrowError, Schema};
+use arrow_schema::{ArrowError, DataType, Schema};
 use arrow_select::filter::{FilterBuilder, FilterPredicate};
 use std::format;
 use std::string::String;
@@ -41,15 +43,17 @@ use std::vec::Vec;
 /// # Examples
 ///
 /// ```
-/// use bitbytes::arrow::{Narrowing, GATHER_MAX_FRACTION};
+/// use bitbytes::arrow::{Narrowing, GATHER_MAX_FRACTION, GATHER_MAX_FRACTION_BYTES};
 ///
 /// assert_eq!(Narrowing::default(), Narrowing::Auto);
-/// assert!(GATHER_MAX_FRACTION > 0.0 && GATHER_MAX_FRACTION < 1.0);
+/// assert!(0.0 < GATHER_MAX_FRACTION && GATHER_MAX_FRACTION < GATHER_MAX_FRACTION_BYTES);
+/// assert!(GATHER_MAX_FRACTION_BYTES < 1.0);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Narrowing {
     /// Gather when at most [`GATHER_MAX_FRACTION`] of the rows are
-    /// undecided, evaluate on every row otherwise.
+    /// undecided ([`GATHER_MAX_FRACTION_BYTES`] for a child that reads a
+    /// string or binary column), evaluate on every row otherwise.
     #[default]
     Auto,
     /// Always gather the undecided rows (while any is left).
@@ -59,23 +63,47 @@ pub enum Narrowing {
     Whole,
 }
 
-/// With [`Narrowing::Auto`], an And / Or child is evaluated on the gathered
+/// With [`Narrowing::Auto`], an And / Or child that reads only fixed-width
+/// columns (integers, floats, decimals, temporals, booleans, dictionaries:
+/// a dictionary is gathered by its keys) is evaluated on the gathered
 /// undecided rows when they are at most this fraction of its input's rows,
 /// and on every row otherwise.
 ///
-/// Measured with `cargo bench --features arrow --bench predicate`
-/// (group `predicate/crossover`, 1 Mi rows, AMD EPYC family 25 model 17 (Zen
-/// 4), 2026-11-30): the second child of `a AND b`, for `b` an Int64 `<`
-/// (the cheapest leaf, where gathering pays least), gathered against whole;
-/// see the README for the table. DataFusion pre-selects below 0.2, arrow-rs's
-/// filter switches from indices to slices at 0.8.
-pub const GATHER_MAX_FRACTION: f64 = 0.3;
+/// Measured with `cargo bench --features arrow --bench predicate`, group
+/// `crossover` (1 Mi rows, AMD EPYC family 25 model 17 (Zen 4), 2 shared
+/// cores, 2026-11-30): `a < k AND x < 500` with both Int64, the cheapest
+/// leaf (about 0.5 ns a row on every row, so gathering pays least), gathered
+/// against whole: 1.32 / 1.67 ms at 1% undecided, 1.38 / 1.87 ms at 2%,
+/// 2.8 / 2.0 ms at 5%, 2.2 / 1.8 ms at 10%, 2.6 / 1.7 ms at 30%. The
+/// gather's cost per undecided row (arrow-select's filter, the scatter) is
+/// several times the leaf's cost per row, so it wins only below a few
+/// percent. (DataFusion pre-selects below 0.2 and arrow-rs's filter moves
+/// from indices to slices at 0.8; both trade other costs.)
+pub const GATHER_MAX_FRACTION: f64 = 0.03;
+
+/// With [`Narrowing::Auto`], the [`GATHER_MAX_FRACTION`] of a child that
+/// reads a string or binary column (Utf8, LargeUtf8, Utf8View, Binary,
+/// LargeBinary, BinaryView, not a dictionary of them): such leaves cost
+/// several ns a row, so gathering pays up to a larger fraction.
+///
+/// Measured in the same run as [`GATHER_MAX_FRACTION`]: `a < k AND name
+/// LIKE 'A%'` (Utf8 names), gathered against whole: 3.0 / 6.3 ms at 1%, 4.1
+/// / 5.8 ms at 10%, 4.7 / 6.3 ms at 15%, 7.4 / 5.2 ms at 20%, 10.9 / 5.0 ms
+/// at 50%.
+pub const GATHER_MAX_FRACTION_BYTES: f64 = 0.15;
 
 impl Narrowing {
-    /// Whether a child with `undecided` of `rows` rows left is gathered.
-    fn gathers(self, undecided: usize, rows: usize) -> bool {
+    /// Whether `child` with `undecided` of `rows` rows left is gathered.
+    fn gathers(self, child: &Node<'_>, undecided: usize, rows: usize) -> bool {
         match self {
-            Narrowing::Auto => (undecided as f64) <= GATHER_MAX_FRACTION * rows as f64,
+            Narrowing::Auto => {
+                let fraction = if child.reads_bytes {
+                    GATHER_MAX_FRACTION_BYTES
+                } else {
+                    GATHER_MAX_FRACTION
+                };
+                (undecided as f64) <= fraction * rows as f64
+            }
             Narrowing::Gather => true,
             Narrowing::Whole => false,
         }
@@ -88,6 +116,8 @@ pub(crate) struct Node<'p> {
     kind: Kind<'p>,
     /// The column indices the node reads, ascending, each once.
     columns: Vec<usize>,
+    /// Whether one of them is a string or binary column (not a dictionary).
+    reads_bytes: bool,
 }
 
 #[derive(Debug)]
@@ -126,6 +156,7 @@ pub(crate) fn resolve<'p>(
                     literals: leaf.literals.as_ref(),
                 },
                 columns: vec![column],
+                reads_bytes: is_bytes(data_type),
             })
         }
         Predicate::And(children) | Predicate::Or(children) => {
@@ -143,13 +174,35 @@ pub(crate) fn resolve<'p>(
             let mut columns: Vec<usize> = nodes.iter().flat_map(|n| n.columns.clone()).collect();
             columns.sort_unstable();
             columns.dedup();
+            let reads_bytes = nodes.iter().any(|n| n.reads_bytes);
             let kind = if and {
                 Kind::And(nodes)
             } else {
                 Kind::Or(nodes)
             };
-            Ok(Node { kind, columns })
+            Ok(Node {
+                kind,
+                columns,
+                reads_bytes,
+            })
         }
+    }
+}
+
+/// Whether a column of this type holds variable-width bytes (string or
+/// binary), also under a run-end encoding.
+fn is_bytes(data_type: &DataType) -> bool {
+    match data_type {
+        DataType::RunEndEncoded(_, values) => is_bytes(values.data_type()),
+        t => matches!(
+            t,
+            DataType::Utf8
+                | DataType::LargeUtf8
+                | DataType::Utf8View
+                | DataType::Binary
+                | DataType::LargeBinary
+                | DataType::BinaryView
+        ),
     }
 }
 
@@ -232,14 +285,16 @@ fn group(
     evaluate(first, columns, rows, out, narrowing)?;
     let mut scratch: Vec<u8> = Vec::new();
     for child in rest {
-        let selected = count_nonzero(out);
-        let undecided = if and { selected } else { rows - selected };
+        // The undecided rows (`1` bytes under And, `0` bytes under Or) as a
+        // bitmap: the crate's SIMD `pack` and a popcount are about 25x
+        // faster than counting the bytes (0.016 against 0.40 ms at 1 Mi
+        // rows), and the gather needs the bitmap anyway.
+        let bits = bytes_to_bits(out, !and)?;
+        let undecided = bits.count_set_bits();
         if undecided == 0 {
             break;
         }
-        if narrowing.gathers(undecided, rows) {
-            // The undecided rows: `1` bytes under And, `0` bytes under Or.
-            let bits = bytes_to_bits(out, !and)?;
+        if narrowing.gathers(child, undecided, rows) {
             let mask = BooleanArray::new(bits, None);
             let filter = gather_filter(&mask, child, columns)?;
             let mut view: Vec<Option<ArrayRef>> = vec![None; columns.len()];
@@ -288,11 +343,6 @@ fn gather_filter(
     })
 }
 
-/// The number of non-zero bytes.
-pub(crate) fn count_nonzero(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b != 0).count()
-}
-
 /// `out[i] &= other[i]`, over the shorter of the two.
 pub(crate) fn and_bytes(out: &mut [u8], other: &[u8]) {
     for (o, &b) in out.iter_mut().zip(other) {
@@ -325,7 +375,6 @@ mod tests {
                 assert_eq!(and[i], a[i] & b[i]);
                 assert_eq!(or[i], a[i] | b[i]);
             }
-            assert_eq!(count_nonzero(&a), a.iter().filter(|&&x| x == 1).count());
         }
     }
 }
