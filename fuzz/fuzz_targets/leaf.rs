@@ -56,13 +56,12 @@ fn java_cmp(a: f64, b: f64) -> Ordering {
     }
 }
 
+/// `(column, literals, order of two value indices, is a string type)`.
+type Built = (ArrayRef, ArrayRef, fn(u8, u8) -> Ordering, bool);
+
 /// Builds `(column, literals)` of one type from value indices, the order of
 /// two indices under that type, and whether the type is a string type.
-fn build(
-    kind: u8,
-    rows: &[Option<u8>],
-    lits: &[Option<u8>],
-) -> (ArrayRef, ArrayRef, fn(u8, u8) -> Ordering, bool) {
+fn build(kind: u8, rows: &[Option<u8>], lits: &[Option<u8>]) -> Built {
     let int =
         |v: &[Option<u8>]| Int32Array::from_iter(v.iter().map(|x| x.map(|b| i32::from(b as i8))));
     let floats = |v: &[Option<u8>]| Float64Array::from_iter(v.iter().map(|x| x.map(float)));
@@ -87,7 +86,11 @@ fn build(
             true,
         ),
         _ => (
-            Arc::new(rows.iter().map(words).collect::<DictionaryArray<Int8Type>>()),
+            Arc::new(
+                rows.iter()
+                    .map(words)
+                    .collect::<DictionaryArray<Int8Type>>(),
+            ),
             Arc::new(lits.iter().map(words).collect::<StringArray>()),
             |a, b| word(a).cmp(word(b)),
             true,
@@ -107,7 +110,7 @@ fn holds(op: CompareOp, o: Ordering) -> bool {
 }
 
 /// Whether a Like pattern has only valid escapes (`\%`, `\_`, `\\`).
-fn valid(p: &[char]) -> bool {
+fn valid_pattern(p: &[char]) -> bool {
     let mut i = 0;
     while i < p.len() {
         if p[i] == '\\' {
@@ -190,7 +193,11 @@ fuzz_target!(|data: &[u8]| {
         });
         for s in [InStrategy::Auto, InStrategy::OrOfEq, InStrategy::Hash] {
             let leaf = MultiLiteralsLeafFunction::new(negate).with_strategy(s);
-            assert_eq!(leaf.test(&column, &literals).unwrap(), want, "negate {negate} {s:?}");
+            assert_eq!(
+                leaf.test(&column, &literals).unwrap(),
+                want,
+                "negate {negate} {s:?}"
+            );
         }
     }
 
@@ -247,7 +254,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(got.unwrap().iter().all(|&b| b == 0));
             continue;
         };
-        if positive == Function::Like && !valid(&pattern_chars) {
+        if positive == Function::Like && !valid_pattern(&pattern_chars) {
             assert!(got.is_err(), "{pattern:?}");
             continue;
         }

@@ -114,6 +114,8 @@ impl IeeeFast for f64 {
 }
 
 /// `values[i] <op> literal` in Java's order, one bit per value.
+// `!(x <= l)` is meant: it is true for a NaN `x`, which Java puts above `l`.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 pub(crate) fn compare<T: JavaOrd + PartialOrd>(
     values: &[T],
     op: CompareOp,
@@ -143,11 +145,7 @@ pub(crate) fn compare<T: JavaOrd + PartialOrd>(
 }
 
 /// `lower <= values[i] <= upper` in Java's order, one bit per value.
-pub(crate) fn between<T: JavaOrd + PartialOrd>(
-    values: &[T],
-    lower: T,
-    upper: T,
-) -> BooleanBuffer {
+pub(crate) fn between<T: JavaOrd + PartialOrd>(values: &[T], lower: T, upper: T) -> BooleanBuffer {
     if lower.ieee_agrees() && upper.ieee_agrees() {
         // A NaN row fails `x <= upper`, as in Java where it is above `upper`.
         return pack(values, |x| lower <= x && x <= upper);

@@ -104,8 +104,9 @@ impl U64Set {
         self.slots[i] = key;
     }
 
-    /// Whether `key` is in the set.
-    #[inline(always)]
+    /// Whether `key` is in the set (one lookup; [`members`](U64Set::members)
+    /// does the same for many keys at once).
+    #[cfg(test)]
     pub(crate) fn contains(&self, key: u64) -> bool {
         let hash = Self::hash(key);
         let (word, bit) = self.filter_bit(hash);
