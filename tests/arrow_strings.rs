@@ -12,6 +12,7 @@ use arrow_array::*;
 use bitbytes::arrow::Function;
 use common::{invalid_argument, rows, slices};
 use proptest::prelude::*;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// Values that exercise prefixes, suffixes, wildcard characters as data,
@@ -61,19 +62,30 @@ fn tokens(pattern: &str) -> Option<Vec<Tok>> {
     Some(out)
 }
 
-/// The reference matcher: plain backtracking over chars.
+/// The reference matcher: plain backtracking over chars (remembering the
+/// (pattern, text) suffix pairs that failed, so long texts stay cheap).
 fn like(p: &[Tok], s: &[char]) -> bool {
-    match p.first() {
-        None => s.is_empty(),
-        Some(Tok::Many) => (0..=s.len()).any(|i| like(&p[1..], &s[i..])),
-        Some(Tok::One) => match s.first() {
-            Some(c) if !matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}') => {
-                like(&p[1..], &s[1..])
-            }
-            _ => false,
-        },
-        Some(Tok::Lit(l)) => s.first() == Some(l) && like(&p[1..], &s[1..]),
+    fn go(p: &[Tok], s: &[char], failed: &mut HashSet<(usize, usize)>) -> bool {
+        if failed.contains(&(p.len(), s.len())) {
+            return false;
+        }
+        let m = match p.first() {
+            None => s.is_empty(),
+            Some(Tok::Many) => (0..=s.len()).any(|i| go(&p[1..], &s[i..], failed)),
+            Some(Tok::One) => match s.first() {
+                Some(c) if !matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}') => {
+                    go(&p[1..], &s[1..], failed)
+                }
+                _ => false,
+            },
+            Some(Tok::Lit(l)) => s.first() == Some(l) && go(&p[1..], &s[1..], failed),
+        };
+        if !m {
+            failed.insert((p.len(), s.len()));
+        }
+        m
     }
+    go(p, s, &mut HashSet::new())
 }
 
 fn like_str(pattern: &str, s: &str) -> bool {
@@ -300,7 +312,11 @@ proptest! {
     fn like_matches_the_reference(
         pattern in text(&PATTERN_CHARS, 9),
         values in proptest::collection::vec(text(&VALUE_CHARS, 10), 1..12),
+        repeat in 1usize..=12,
     ) {
+        // Repeated values reach past 64 bytes, where the matcher searches
+        // with `memmem` instead of a byte loop.
+        let values: Vec<String> = values.iter().map(|v| v.repeat(repeat)).collect();
         let column = StringArray::from(values.iter().map(String::as_str).collect::<Vec<_>>());
         let literal = StringArray::from(vec![pattern.as_str()]);
         match tokens(&pattern) {

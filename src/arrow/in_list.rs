@@ -187,18 +187,21 @@ pub(crate) fn membership(
         InStrategy::OrOfEq => false,
         InStrategy::Hash => true,
     };
-    if hash && set::supports(value_type(column.data_type())) {
-        return per_value(column, &mut |values| {
-            set::membership(values, literals).ok_or_else(|| {
-                ArrowError::InvalidArgumentError(format!(
-                    "literal type {} does not match column value type {}",
-                    literals.data_type(),
-                    values.data_type()
-                ))
-            })
-        });
-    }
-    or_of_eq(column, literals)
+    // Dictionaries and run-end encodings: the membership of each stored value
+    // once, then one mapping to the rows (not one mapping per literal).
+    let hash = hash && set::supports(value_type(column.data_type()));
+    per_value(column, &mut |values| {
+        if !hash {
+            return or_of_eq(values, literals);
+        }
+        set::membership(values, literals).ok_or_else(|| {
+            ArrowError::InvalidArgumentError(format!(
+                "literal type {} does not match column value type {}",
+                literals.data_type(),
+                values.data_type()
+            ))
+        })
+    })
 }
 
 /// One `eq` pass per non-null literal, OR-ed a `u64` word at a time.

@@ -78,7 +78,7 @@ impl Segment {
         for p in &self.pieces {
             match p {
                 Piece::Text(t) => {
-                    if !s.get(pos..)?.starts_with(t) {
+                    if !bytes_equal(s.get(pos..pos + t.len())?, t) {
                         return None;
                     }
                     pos += t.len();
@@ -94,16 +94,25 @@ impl Segment {
         for p in self.pieces.iter().rev() {
             match p {
                 Piece::Text(t) => {
-                    if !s[..end].ends_with(t) {
+                    let start = end.checked_sub(t.len())?;
+                    if !bytes_equal(&s[start..end], t) {
                         return None;
                     }
-                    end -= t.len();
+                    end = start;
                 }
                 Piece::One => end = one_backward(s, end)?,
             }
         }
         Some(end)
     }
+}
+
+/// `a == b` for slices of equal length, by a byte loop: the texts of a
+/// pattern are short, and a `memcmp` call costs more than comparing them
+/// (as arrow-string found, apache/arrow-rs#6107).
+#[inline(always)]
+fn bytes_equal(a: &[u8], b: &[u8]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// Whether the code point starting at `s[i]` (a char boundary) is a line
@@ -141,12 +150,17 @@ fn one_backward(s: &[u8], end: usize) -> Option<usize> {
     (!is_line_terminator(s, i)).then_some(i)
 }
 
+/// Below this many bytes left to search, a byte loop finds a segment's
+/// first byte faster than a `memmem` call, whose setup then dominates.
+const FINDER_MIN_BYTES: usize = 64;
+
 /// A middle segment with its search accelerator.
 #[derive(Debug)]
 struct Middle {
     segment: Segment,
-    /// Finds the segment's leading text, when it starts with text.
-    finder: Option<Finder<'static>>,
+    /// Finds the segment's leading text, and its first byte, when the
+    /// segment starts with text.
+    finder: Option<(Finder<'static>, u8)>,
 }
 
 impl Middle {
@@ -155,7 +169,10 @@ impl Middle {
         let hay = &s[..limit];
         loop {
             let start = match &self.finder {
-                Some(f) => from + f.find(&hay[from..])?,
+                Some((f, _)) if hay.len() - from >= FINDER_MIN_BYTES => {
+                    from + f.find(&hay[from..])?
+                }
+                Some((_, first)) => from + hay[from..].iter().position(|b| b == first)?,
                 None => from,
             };
             if let Some(end) = self.segment.match_at(hay, start) {
@@ -289,7 +306,7 @@ impl LikePattern {
             .into_iter()
             .map(|segment| {
                 let finder = match segment.pieces.first() {
-                    Some(Piece::Text(t)) => Some(Finder::new(t).into_owned()),
+                    Some(Piece::Text(t)) => Some((Finder::new(t).into_owned(), t[0])),
                     _ => None,
                 };
                 Middle { segment, finder }

@@ -6,10 +6,16 @@
 //! a NaN with the sign bit set sorts below `-inf` and NaNs with different
 //! payloads differ. So floats do not go through arrow-ord here: each value
 //! maps to an integer [`JavaOrd::key`] (the totalOrder key, with every NaN
-//! folded onto the largest key) and the kernels compare keys. Mapping is a
-//! shift, an xor, a NaN test and a select per value, all vectorised by LLVM,
-//! so a NaN-free column costs what the arrow-ord kernel costs (see the
-//! `float_compare` bench group) and a column with NaNs needs no repair pass.
+//! folded onto the largest key) and the kernels compare keys: a shift, an
+//! xor, a NaN test and a select per value, all vectorised by LLVM. No repair
+//! pass, whether the column holds NaNs or not.
+//!
+//! The common case is cheaper still: against an `f32` / `f64` literal that is
+//! neither NaN nor zero, Java's order and the IEEE comparison agree on every
+//! value once `>` is written `!(x <= l)` and `>=` `!(x < l)` (a NaN row then
+//! is above the literal, and both zeros fall on the same side of it), so the
+//! kernel is one vector compare per value, as cheap as arrow-ord's totalOrder
+//! compare (bench group `float_compare`).
 //!
 //! Every other primitive type keys to itself (its native `Ord`, which is the
 //! order arrow-ord uses), so [`between`] serves them all in one pass.
@@ -27,6 +33,12 @@ pub(crate) trait JavaOrd: Copy {
     fn key(self) -> Self::Key;
     /// Whether the value is a NaN (always `false` for non-floats).
     fn is_nan(self) -> bool {
+        false
+    }
+    /// Whether IEEE comparisons (`<`, `<=`, `==` and their negations)
+    /// against this value agree with Java's order for every value: an `f32`
+    /// or `f64` that is neither NaN nor zero. `false` for everything else.
+    fn ieee_agrees(self) -> bool {
         false
     }
 }
@@ -74,13 +86,53 @@ macro_rules! float_keyed {
             fn is_nan(self) -> bool {
                 <$t>::is_nan(self)
             }
+            fn ieee_agrees(self) -> bool {
+                // f16 compares through a conversion in `half`: keys are cheaper.
+                <$t>::BITS_FOR_IEEE && !self.is_nan() && self != <$t>::ZERO_FOR_IEEE
+            }
         }
     )*};
 }
 float_keyed!(f16 => i16, u16; f32 => i32, u32; f64 => i64, u64);
 
+/// Which float types take the IEEE fast path, and their zero.
+trait IeeeFast {
+    const BITS_FOR_IEEE: bool;
+    const ZERO_FOR_IEEE: Self;
+}
+impl IeeeFast for f16 {
+    const BITS_FOR_IEEE: bool = false;
+    const ZERO_FOR_IEEE: Self = f16::ZERO;
+}
+impl IeeeFast for f32 {
+    const BITS_FOR_IEEE: bool = true;
+    const ZERO_FOR_IEEE: Self = 0.0;
+}
+impl IeeeFast for f64 {
+    const BITS_FOR_IEEE: bool = true;
+    const ZERO_FOR_IEEE: Self = 0.0;
+}
+
 /// `values[i] <op> literal` in Java's order, one bit per value.
-pub(crate) fn compare<T: JavaOrd>(values: &[T], op: CompareOp, literal: T) -> BooleanBuffer {
+// `!(x <= l)` is meant: it is true for a NaN `x`, which Java puts above `l`.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
+pub(crate) fn compare<T: JavaOrd + PartialOrd>(
+    values: &[T],
+    op: CompareOp,
+    literal: T,
+) -> BooleanBuffer {
+    if literal.ieee_agrees() {
+        let l = literal;
+        return match op {
+            CompareOp::Equal => pack(values, |x| x == l),
+            CompareOp::NotEqual => pack(values, |x| x != l),
+            CompareOp::LessThan => pack(values, |x| x < l),
+            CompareOp::LessOrEqual => pack(values, |x| x <= l),
+            // NaN rows: above the literal, as in Java.
+            CompareOp::GreaterThan => pack(values, |x| !(x <= l)),
+            CompareOp::GreaterOrEqual => pack(values, |x| !(x < l)),
+        };
+    }
     let l = literal.key();
     match op {
         CompareOp::Equal => collect(values, |k| k == l),
@@ -93,7 +145,11 @@ pub(crate) fn compare<T: JavaOrd>(values: &[T], op: CompareOp, literal: T) -> Bo
 }
 
 /// `lower <= values[i] <= upper` in Java's order, one bit per value.
-pub(crate) fn between<T: JavaOrd>(values: &[T], lower: T, upper: T) -> BooleanBuffer {
+pub(crate) fn between<T: JavaOrd + PartialOrd>(values: &[T], lower: T, upper: T) -> BooleanBuffer {
+    if lower.ieee_agrees() && upper.ieee_agrees() {
+        // A NaN row fails `x <= upper`, as in Java where it is above `upper`.
+        return pack(values, |x| lower <= x && x <= upper);
+    }
     let (lo, hi) = (lower.key(), upper.key());
     collect(values, |k| lo <= k && k <= hi)
 }
@@ -177,6 +233,50 @@ mod tests {
                 let (a16, b16) = (f16::from_f64(a), f16::from_f64(b));
                 let want = java_cmp(a16.to_f64(), b16.to_f64());
                 assert_eq!(a16.key().cmp(&b16.key()), want, "{a16:?} {b16:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn ieee_fast_path_agrees_with_keys() {
+        let values = [
+            f64::NAN,
+            -f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            0.0,
+            -0.0,
+            1.5,
+            -1.5,
+            f64::MIN_POSITIVE,
+            -1e-310,
+        ];
+        for l in values {
+            for op in CompareOp::ALL {
+                let got = compare(&values, op, l);
+                let got32 = compare(&values.map(|v| v as f32), op, l as f32);
+                let holds = |o: Ordering| match op {
+                    CompareOp::Equal => o.is_eq(),
+                    CompareOp::NotEqual => o.is_ne(),
+                    CompareOp::LessThan => o.is_lt(),
+                    CompareOp::LessOrEqual => o.is_le(),
+                    CompareOp::GreaterThan => o.is_gt(),
+                    CompareOp::GreaterOrEqual => o.is_ge(),
+                };
+                for (i, v) in values.iter().enumerate() {
+                    let want = holds(java_cmp(*v, l));
+                    assert_eq!(got.value(i), want, "{v:?} {op:?} {l:?}");
+                    let (v32, l32) = (f64::from(*v as f32), f64::from(l as f32));
+                    let want = holds(java_cmp(v32, l32));
+                    assert_eq!(got32.value(i), want, "f32 {v:?} {op:?} {l:?}");
+                }
+            }
+            for hi in values {
+                let got = between(&values, l, hi);
+                for (i, v) in values.iter().enumerate() {
+                    let want = java_cmp(*v, l).is_ge() && java_cmp(*v, hi).is_le();
+                    assert_eq!(got.value(i), want, "{v:?} between {l:?} and {hi:?}");
+                }
             }
         }
     }
