@@ -28,8 +28,11 @@ mod xorshift;
 use xorshift::XorShift;
 
 const ROWS: usize = 1 << 20;
-const CITIES: [&str; 8] = [
-    "Paris", "Oslo", "Lima", "Tokyo", "Cairo", "Quito", "Perth", "Dakar",
+/// 24 cities, so that `city IN` (three of them) selects one row in eight.
+const CITIES: [&str; 24] = [
+    "Paris", "Oslo", "Lima", "Tokyo", "Cairo", "Quito", "Perth", "Dakar", "Rome", "Bern", "Riga",
+    "Kyiv", "Doha", "Male", "Suva", "Apia", "Baku", "Minsk", "Sofia", "Lagos", "Accra", "Hanoi",
+    "Dhaka", "Seoul",
 ];
 const NAMES: [&str; 12] = [
     "Ada", "Alan", "Anita", "Barbara", "Brian", "Claude", "Dennis", "Edsger", "Grace", "John",
@@ -41,7 +44,7 @@ fn batch() -> Result<RecordBatch, Box<dyn Error>> {
     let mut next = move || rng.next_u64();
     let id: Int64Array = (0..ROWS as i64).collect();
     let city: DictionaryArray<Int32Type> =
-        (0..ROWS).map(|_| CITIES[(next() % 8) as usize]).collect();
+        (0..ROWS).map(|_| CITIES[(next() % 24) as usize]).collect();
     let price: Float64Array = (0..ROWS)
         .map(|_| {
             let r = next();

@@ -26,8 +26,15 @@ fuzz_target!(|data: &[u8]| {
     let batch = table.batch();
     let sliced = batch.slice(offset, rows - offset);
     for narrowing in [Narrowing::Auto, Narrowing::Gather, Narrowing::Whole] {
-        assert_eq!(predicate.test_with(&batch, narrowing).unwrap(), want, "{predicate:?}");
-        assert_eq!(predicate.test_with(&sliced, narrowing).unwrap(), want[offset..]);
+        assert_eq!(
+            predicate.test_with(&batch, narrowing).unwrap(),
+            want,
+            "{predicate:?}"
+        );
+        assert_eq!(
+            predicate.test_with(&sliced, narrowing).unwrap(),
+            want[offset..]
+        );
     }
     let kept = predicate.filter(&batch).unwrap();
     assert!(Table::from_batch(&kept).same(&table.select(&want)));
