@@ -88,7 +88,7 @@ pub const GATHER_MAX_FRACTION: f64 = 0.03;
 ///
 /// Measured in the same run as [`GATHER_MAX_FRACTION`]: `a < k AND name
 /// LIKE 'A%'` (Utf8 names), gathered against whole: 3.0 / 6.3 ms at 1%, 4.1
-/// / 5.8 ms at 10%, 4.7 / 6.3 ms at 15%, 7.4 / 5.2 ms at 20%, 10.9 / 5.0 ms
+/// / 5.8 ms at 10%, 4.7 / 6.3 ms at 15%, 7.4 / 5.2 ms at 20%, 10.9 / 5.1 ms
 /// at 50%.
 pub const GATHER_MAX_FRACTION_BYTES: f64 = 0.15;
 
