@@ -511,3 +511,143 @@ fn fields_lists_each_column_once() {
         .unwrap();
     assert_eq!(pred.fields(), ["f", "x"]);
 }
+
+/// Every narrowing on columns of other layouts (views, large offsets,
+/// binaries, run-end encoded, dictionaries of integers, decimals, dates,
+/// half floats): the gather path must take every column the leaves take.
+#[test]
+fn gather_handles_every_layout() {
+    use arrow_array::types::Int8Type;
+    use half::f16;
+    let n = 500usize;
+    let words = ["", "a", "ab", "abc", "b", "a string past twelve bytes"];
+    let word = |i: usize| (i % 7 != 3).then(|| words[i % words.len()]);
+    let ree_values = StringArray::from_iter((0..n / 5).map(word));
+    let ree = RunArray::<Int32Type>::try_new(
+        &Int32Array::from_iter_values((1..=n / 5).map(|k| (k * 5) as i32)),
+        &ree_values,
+    )
+    .unwrap();
+    let dict_int = DictionaryArray::<Int8Type>::try_new(
+        Int8Array::from_iter((0..n).map(|i| (i % 9 != 0).then_some((i % 4) as i8))),
+        Arc::new(Int64Array::from(vec![10, 11, 12, 13])),
+    )
+    .unwrap();
+    let batch = RecordBatch::try_from_iter([
+        (
+            "sel",
+            Arc::new(Int64Array::from_iter_values((0..n as i64).map(|i| i % 10))) as ArrayRef,
+        ),
+        (
+            "view",
+            Arc::new(StringViewArray::from_iter((0..n).map(word))) as ArrayRef,
+        ),
+        (
+            "large",
+            Arc::new(LargeStringArray::from_iter((0..n).map(word))) as ArrayRef,
+        ),
+        (
+            "bin",
+            Arc::new(BinaryArray::from_iter(
+                (0..n).map(|i| word(i).map(str::as_bytes)),
+            )) as ArrayRef,
+        ),
+        ("ree", Arc::new(ree) as ArrayRef),
+        ("dict_int", Arc::new(dict_int) as ArrayRef),
+        (
+            "dec",
+            Arc::new(
+                Decimal128Array::from_iter((0..n).map(|i| (i % 5 != 0).then_some(i as i128 % 13)))
+                    .with_precision_and_scale(10, 2)
+                    .unwrap(),
+            ) as ArrayRef,
+        ),
+        (
+            "date",
+            Arc::new(Date32Array::from_iter(
+                (0..n).map(|i| (i % 6 != 0).then_some(i as i32 % 17)),
+            )) as ArrayRef,
+        ),
+        (
+            "half",
+            Arc::new(Float16Array::from_iter((0..n).map(|i| {
+                (i % 8 != 0).then(|| f16::from_f32((i % 5) as f32 - 2.0))
+            }))) as ArrayRef,
+        ),
+        (
+            "flag",
+            Arc::new(BooleanArray::from_iter(
+                (0..n).map(|i| (i % 4 != 0).then_some(i % 3 == 0)),
+            )) as ArrayRef,
+        ),
+    ])
+    .unwrap();
+    let p = PredicateBuilder::new(batch.schema());
+    let dec = Scalar::new(
+        Decimal128Array::from(vec![7i128])
+            .with_precision_and_scale(10, 2)
+            .unwrap(),
+    );
+    let leaves = vec![
+        p.starts_with("view", "a").unwrap(),
+        p.like("large", "%b%").unwrap(),
+        p.equal("bin", &BinaryArray::new_scalar(b"ab")).unwrap(),
+        p.not_ends_with("ree", "c").unwrap(),
+        p.is_in("dict_int", &Int64Array::from(vec![11, 13]))
+            .unwrap(),
+        p.less_than("dec", &dec).unwrap(),
+        p.between(
+            "date",
+            &Date32Array::new_scalar(3),
+            &Date32Array::new_scalar(9),
+        )
+        .unwrap(),
+        p.greater_than("half", &Float16Array::new_scalar(f16::from_f32(-1.0)))
+            .unwrap(),
+        p.equal("flag", &BooleanArray::new_scalar(true)).unwrap(),
+        p.is_null("ree").unwrap(),
+    ];
+    for (k, leaf) in leaves.into_iter().enumerate() {
+        // `sel < 1` leaves 10% undecided for the And, `sel < 9` 10% for the Or.
+        for (tree, and) in [
+            (
+                p.and(vec![
+                    p.less_than("sel", &Int64Array::new_scalar(1)).unwrap(),
+                    leaf.clone(),
+                ])
+                .unwrap(),
+                true,
+            ),
+            (
+                p.or(vec![
+                    p.less_than("sel", &Int64Array::new_scalar(9)).unwrap(),
+                    leaf.clone(),
+                ])
+                .unwrap(),
+                false,
+            ),
+        ] {
+            let Predicate::Leaf(l) = &leaf else { panic!() };
+            let column = batch.column_by_name(&l.field).unwrap();
+            let alone = l
+                .function
+                .test(column.as_ref(), l.literals.as_ref())
+                .unwrap();
+            let sel: Vec<u8> = (0..n)
+                .map(|i| u8::from(if and { i % 10 < 1 } else { i % 10 < 9 }))
+                .collect();
+            let want: Vec<u8> = sel
+                .iter()
+                .zip(&alone)
+                .map(|(s, a)| if and { s & a } else { s | a })
+                .collect();
+            check_all_ways(&tree, &batch, &want);
+            check_all_ways(&tree, &batch.slice(13, n - 13), &want[13..]);
+            assert_eq!(
+                tree.filter(&batch).unwrap().num_rows(),
+                want.iter().filter(|&&b| b == 1).count(),
+                "leaf {k}"
+            );
+        }
+    }
+}
