@@ -22,13 +22,20 @@
 //!   EndsWith, Contains, Like and their `Not…` forms, with
 //!   [`Function::validate`] to check literals against a column type before
 //!   any data is read.
+//! - [`Predicate`]: And / Or trees of [`Leaf`]s over a `RecordBatch`, built
+//!   with checked literals by [`PredicateBuilder`]; [`Predicate::negate`]
+//!   (De Morgan down to the leaves), [`Predicate::test`] (the whole tree
+//!   validated first, then each child evaluated only on the rows still
+//!   undecided, see [`Narrowing`]) and [`Predicate::filter`].
 //!
 //! One file per family under `src/arrow/`: `function.rs` (the enum, literal
 //! checks, dispatch), `null_tests.rs`, `compare.rs`, `in_list.rs` (with
 //! `set.rs`, `range_set.rs`, `u64_set.rs`), `between.rs`, `strings.rs`,
 //! `like.rs` (Like's parser and matcher); `order.rs` holds Java's float order
 //! and its one-pass kernels, `logical.rs` the dictionary / run-end mapping,
-//! `boolean.rs` the bitmap-to-bytes step.
+//! `boolean.rs` the bitmap-to-bytes step. The tree: `predicate.rs` (the
+//! types, negation, filter), `evaluate.rs` (validation against a schema and
+//! evaluation on the undecided rows), `builder.rs` (`PredicateBuilder`).
 //!
 //! # Semantics (as in Paimon)
 //!

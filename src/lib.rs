@@ -94,10 +94,13 @@
 //!   ([`arrow::unpack_boolean_array`]) and Apache Paimon's predicate leaf
 //!   functions ([`arrow::Function`]: null tests, IsNaN, comparisons, IN / NOT
 //!   IN, Between, the string functions and Like) over arrow-rs arrays, one
-//!   byte per row; and `From<BitmapBuilder>` / `From<MutableBitmap>` for
+//!   byte per row; And / Or trees of them over a `RecordBatch`
+//!   ([`arrow::Predicate`], built by [`arrow::PredicateBuilder`]), evaluated
+//!   on the rows still undecided, negated by De Morgan, and filtering the
+//!   batch; and `From<BitmapBuilder>` / `From<MutableBitmap>` for
 //!   arrow-buffer's `BooleanBuffer` and `NullBuffer`, without copying. Implies
-//!   `std`; depends on arrow-array, arrow-buffer, arrow-ord, arrow-schema and
-//!   arrow-string (60.x).
+//!   `std`; depends on arrow-array, arrow-buffer, arrow-ord, arrow-schema,
+//!   arrow-select and arrow-string (60.x).
 //!
 //! Without default features the crate is `#![no_std]` and never allocates:
 //! every function writes into slices the caller owns.
