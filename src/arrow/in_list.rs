@@ -29,16 +29,18 @@ use std::format;
 use std::vec;
 
 /// With [`InStrategy::Auto`], lists with at least this many non-null literals
-/// use the hash set, shorter ones the OR of `eq` bitmaps.
+/// use the set, shorter ones the OR of `eq` bitmaps.
 ///
 /// Measured with `cargo bench --features arrow --bench arrow`, group
-/// `in_crossover` (1 Mi rows of Int64, 10% nulls, AMD EPYC (CPUID family 23), 2 shared
-/// cores, 2026-11-29, the run quoted in the README). OR-of-`eq` grows by
-/// about one `eq` pass (about one `lt` kernel pass, 1.3 ms) per literal:
-/// 1.76 / 3.23 / 6.46 / 12.5 / 92.0 ms for 1 / 2 / 4 / 8 / 64 literals. The
-/// hash set is nearly flat: 4.22 / 4.43 / 4.86 / 5.72 / 7.34 ms, and 8.36 ms
-/// for 1,000. OR-of-`eq` wins at 1 and 2 and loses from 4 on (an earlier run
-/// tied at 4); busier runs moved both sides but never the order.
+/// `in_crossover` (1 Mi rows of Int64, 10% nulls, literals `i * 7919`, so the
+/// set is a range bitmap; AMD EPYC family 25 model 17 (Zen 4), 2 shared cores,
+/// 2026-11-30, the run quoted in the README). OR-of-`eq` grows by about one
+/// `eq` pass per literal: 1.05 / 2.33 / 2.02 / 7.45 / 32.0 ms for 1 / 2 / 4 /
+/// 8 / 64 literals. The set is nearly flat: 2.07 / 2.60 / 2.78 / 3.04 / 4.66
+/// ms. OR-of-`eq` wins at 1 and 2; at 4 it won this run and lost the one
+/// before (7.3 against 5.5 ms); from 8 on the set wins by 2.5x and more. The
+/// earlier measurement on a family 23 EPYC (2026-11-29) put the crossover
+/// between 2 and 4 as well.
 pub const IN_HASH_MIN_LITERALS: usize = 4;
 
 /// How [`MultiLiteralsLeafFunction`] computes set membership. Every strategy
@@ -66,9 +68,12 @@ pub enum InStrategy {
     Auto,
     /// One arrow-ord `eq` pass per non-null literal, OR-ed a word at a time.
     OrOfEq,
-    /// A hash set of the literals. Types without a hash specialisation
-    /// (intervals are hashed; fixed-size binary, run-end encoded and nested
-    /// types are not) fall back to [`OrOfEq`](InStrategy::OrOfEq).
+    /// A set of the literals: for integer and temporal columns a bitmap over
+    /// the literals' range when it is small, else a flat hash table behind a
+    /// filter bitmap; a hash set for the other types. Types without a set
+    /// specialisation (fixed-size binary and nested types; intervals are
+    /// hashed) fall back to [`OrOfEq`](InStrategy::OrOfEq). Dictionary and
+    /// run-end encoded columns test their stored values.
     Hash,
 }
 
