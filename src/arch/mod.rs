@@ -8,8 +8,9 @@
 //! - `x86_64::sse2`: baseline on every x86_64 CPU, so always available there.
 //! - `x86_64::avx2`: chosen at run time (with `std`) or at compile time
 //!   (`-C target-feature=+avx2` / `target-cpu=native`, without `std`).
-//! - `x86_64::avx512`: AVX-512BW, a mask register expanded in one instruction;
-//!   chosen only where the CPU has it.
+//! - `x86_64::avx512`: AVX-512BW with GFNI, one `gf2p8affineqb` per 64
+//!   rows; available where the CPU has it, never the default (see
+//!   [`Kernel::best`] for the measurements).
 //!
 //! A NEON kernel would live in `aarch64/neon.rs` with the same shape: a token
 //! type whose constructor proves the feature, and an `expand` method.
@@ -18,11 +19,13 @@
 //! [`Kernel::portable`], [`Kernel::available`], [`Kernel::best`] and the
 //! per-ISA constructors, which return `None` where the feature is missing.
 
+mod cache_size;
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 
 use crate::bits::Words;
+pub(crate) use cache_size::last_level_cache_bytes;
 use core::fmt;
 
 /// Calls `f` with each normalised word `(value ^ neg) & valid` and its 64
@@ -130,8 +133,8 @@ impl Kernel {
         }
     }
 
-    /// Every kernel this CPU can run, slowest first; the last one is
-    /// [`Kernel::best`].
+    /// Every kernel this CPU can run, narrowest first: portable, SSE2, AVX2,
+    /// AVX-512 (each where the CPU has it). [`Kernel::best`] is one of them.
     pub fn available() -> impl Iterator<Item = Kernel> {
         [
             Some(Kernel::portable()),
@@ -143,7 +146,28 @@ impl Kernel {
         .flatten()
     }
 
-    /// The kernel that [`crate::unpack`] uses: the widest one available.
+    /// The kernel that [`crate::unpack`] uses: AVX2 where the CPU has it,
+    /// else SSE2 (every x86_64 CPU), else the portable table.
+    ///
+    /// The rule is "never measurably slower than another available kernel"
+    /// on every CPU measured, at 4 Ki to 16 Mi rows. The widest kernel is
+    /// not always the fastest, so AVX-512 is never chosen here; force it
+    /// with [`crate::raw::unpack_with`] on a CPU where it measures faster
+    /// (`cargo run --release --example throughput` prints a line when some
+    /// kernel beats the dispatched one by more than 5%). The measurements
+    /// behind the rule, all side by side in one run, with validity and
+    /// negate on:
+    ///
+    /// - AMD EPYC, CPUID family 25 model 17 (Zen 4, AVX-512 double-pumped on
+    ///   256-bit units), 2026-11-30: AVX-512 within 5% of AVX2 from 64 Ki to
+    ///   16 Mi rows (either ahead), 10 to 15% behind at 4 Ki (a larger fixed
+    ///   cost per call: 28 against 23 ns for 64 rows).
+    /// - Intel Xeon, family 6 model 207 (Emerald Rapids): the earlier
+    ///   AVX-512 kernel (a call per word) ran at 25 against AVX2's 31 to 37
+    ///   Grows/s; today's kernel has not been measured there.
+    /// - SSE2 against portable: portable is faster below about 1 Ki rows on
+    ///   Zen 4 (19 against 39 ns for 64 rows), SSE2 from 2 Ki on; SSE2 is
+    ///   only chosen where AVX2 is missing, and no such CPU was at hand.
     ///
     /// With `std` the CPU is asked once and the answer cached (an atomic load
     /// afterwards); without `std` the choice is made at compile time from the
@@ -160,13 +184,12 @@ impl Kernel {
         }
     }
 
-    /// Asks the CPU (or the compile-time features) for the widest kernel.
+    /// Applies the rule of [`Kernel::best`] to what the CPU (or the
+    /// compile-time features) offers.
     fn detect() -> Kernel {
-        let mut best = Kernel::portable();
-        for k in Kernel::available() {
-            best = k;
-        }
-        best
+        Kernel::avx2()
+            .or_else(Kernel::sse2)
+            .unwrap_or(Kernel::portable())
     }
 
     /// A short lowercase name: `portable`, `sse2`, `avx2` or `avx512bw`.
@@ -208,7 +231,7 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             Inner::Avx2(t) => t.expand(values, validity, neg, out, stream),
             #[cfg(target_arch = "x86_64")]
-            Inner::Avx512(t) => t.expand(values, validity, neg, out),
+            Inner::Avx512(t) => t.expand(values, validity, neg, out, stream),
         }
     }
 }
