@@ -83,3 +83,31 @@ if nm -u "$nostd_a" 2>/dev/null | awk '{print $NF}' | grep -qxE 'malloc|calloc|r
   exit 1
 fi
 echo "no allocator symbol referenced"
+
+step "pyarrow: arrays exported through the C Data Interface, on the shared library"
+venv="${BITBYTES_CAPI_VENV:-$out/venv}"
+req=capi/tests/requirements.txt
+# Reused while requirements.txt is unchanged and pyarrow imports; otherwise
+# (first run, new pins, a broken venv) made anew.
+if ! cmp -s "$req" "$venv/bitbytes-requirements.txt" ||
+  ! "$venv/bin/python" -c "import pyarrow, pyarrow.cffi" >/dev/null 2>&1; then
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$req"
+  cp "$req" "$venv/bitbytes-requirements.txt"
+fi
+"$venv/bin/python" capi/tests/test_pyarrow.py "$lib_so"
+
+step "bitbytes.h next to Arrow C++'s arrow/c/abi.h (from the pyarrow wheel), both orders, C11 and C++17"
+arrow_include=$("$venv/bin/python" -c "import pyarrow; print(pyarrow.get_include())")
+test -f "$arrow_include/arrow/c/abi.h"
+for first in "" -DARROW_FIRST; do
+  "$CXX" "${CXXFLAGS_STRICT[@]}" -DWITH_ARROW_ABI $first -I capi/include -I "$arrow_include" \
+    capi/tests/header_cpp.cpp "$lib_a" "${native[@]}" -o "$out/header_cpp_abi"
+  "$out/header_cpp_abi" >/dev/null
+done
+"$CC" "${CFLAGS_STRICT[@]}" -I capi/include -I "$arrow_include" -include arrow/c/abi.h \
+  -fsyntax-only capi/tests/test_capi.c
+printf '#include "bitbytes.h"\n#include <arrow/c/abi.h>\nint main(void) { return 0; }\n' >"$out/abi_after.c"
+"$CC" "${CFLAGS_STRICT[@]}" -I capi/include -I "$arrow_include" -fsyntax-only "$out/abi_after.c"
+echo "no clash in either order"
