@@ -111,3 +111,7 @@ done
 printf '#include "bitbytes.h"\n#include <arrow/c/abi.h>\nint main(void) { return 0; }\n' >"$out/abi_after.c"
 "$CC" "${CFLAGS_STRICT[@]}" -I capi/include -I "$arrow_include" -fsyntax-only "$out/abi_after.c"
 echo "no clash in either order"
+
+step "C benchmark, one quick run (the README's figures come from a full run: see capi/bench/bench_unpack.c)"
+"$CC" "${CFLAGS_STRICT[@]}" -O2 -I capi/include capi/bench/bench_unpack.c "$lib_a" "${native[@]}" -o "$out/bench_unpack"
+"$out/bench_unpack" --quick

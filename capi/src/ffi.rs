@@ -5,7 +5,29 @@
 //! `guard(|| { ... })` that converts each argument with [`input`],
 //! [`optional_input`], [`output`] or [`output_ref`], calls bitbytes, and
 //! returns `Ok(())`: the NULL, length and panic rules then hold by
-//! construction.
+//! construction. For instance (with a prototype in `bitbytes.h` next to
+//! `bitbytes_unpack`'s):
+//!
+//! ```text
+//! #[no_mangle]
+//! pub unsafe extern "C" fn bitbytes_mask_to_indices(
+//!     mask: *const u8, mask_len: usize, base: u32,
+//!     out: *mut u32, out_cap: usize, count: *mut usize,
+//! ) -> c_int {
+//!     guard(|| {
+//!         // SAFETY: a non-NULL `mask` covers `mask_len` readable bytes.
+//!         let mask = unsafe { input(mask, mask_len, Status::NullInput) }?;
+//!         // SAFETY: a non-NULL `out` covers `out_cap` writable, aligned u32.
+//!         let out = unsafe { output(out, out_cap, Status::NullOutput) }?;
+//!         // SAFETY: a non-NULL `count` is a writable, aligned size_t.
+//!         let count = unsafe { output_ref(count) }?;
+//!         *count = bitbytes::mask_to_indices(mask, base, out)?;
+//!         Ok(())
+//!     })
+//! }
+//! ```
+//!
+//! (`?` on a `bitbytes::Error` converts it through `From<Error> for Status`.)
 
 use crate::status::Status;
 use core::ffi::c_int;

@@ -10,10 +10,25 @@
  */
 #include "bitbytes.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The layout the Rust side declares (and checks in capi/src/arrow.rs): five
+ * int64_t, then pointers; this compiler must agree. */
+#define PTR sizeof(void *)
+_Static_assert(offsetof(struct ArrowArray, buffers) == 40, "ArrowArray layout");
+_Static_assert(offsetof(struct ArrowArray, release) == 40 + 3 * PTR,
+               "ArrowArray layout");
+_Static_assert(sizeof(struct ArrowArray) == (40 + 5 * PTR + 7) / 8 * 8,
+               "ArrowArray size");
+_Static_assert(offsetof(struct ArrowSchema, flags) == (3 * PTR + 7) / 8 * 8,
+               "ArrowSchema layout");
+_Static_assert(offsetof(struct ArrowSchema, release) ==
+                   (3 * PTR + 7) / 8 * 8 + 16 + 2 * PTR,
+               "ArrowSchema layout");
 
 static int failures;
 static int checks;
