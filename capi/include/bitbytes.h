@@ -38,6 +38,10 @@
 extern "C" {
 #endif
 
+/* The release this header belongs to; bitbytes_version() is the linked
+ * library's. */
+#define BITBYTES_VERSION "0.1.0"
+
 /* ---- Status codes (stable: a code never changes meaning) ---------------- */
 
 /* Success. */
@@ -86,6 +90,11 @@ extern "C" {
 /* A static, NUL-terminated message for `code` ("ok" for BITBYTES_OK, and a
  * message saying so for a number that is no code). Never NULL; do not free. */
 const char *bitbytes_strerror(int code);
+
+/* The version of the linked library, e.g. "0.1.0": compare it with
+ * BITBYTES_VERSION to catch a header and a library of different releases.
+ * Static; never NULL; do not free. */
+const char *bitbytes_version(void);
 
 /* The kernel bitbytes_unpack uses on this CPU: "portable", "sse2", "avx2" or
  * "avx512bw". Static; never NULL; do not free. */

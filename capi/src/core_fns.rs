@@ -141,6 +141,21 @@ fn c_name(name: &str) -> &'static CStr {
     }
 }
 
+/// This library's version, as `BITBYTES_VERSION` in `bitbytes.h`.
+const VERSION: &CStr =
+    match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+        Ok(v) => v,
+        Err(_) => panic!("the package version has no NUL inside"),
+    };
+
+/// The version of the library that is linked (`"0.1.0"`): compare it with
+/// the header's `BITBYTES_VERSION` to catch a header and a library of
+/// different releases. Static; never NULL, never to be freed.
+#[no_mangle]
+pub extern "C" fn bitbytes_version() -> *const c_char {
+    VERSION.as_ptr()
+}
+
 /// A static message for a status code (`"ok"` for 0, a message that says so
 /// for a number that is no code). Never NULL, never to be freed.
 #[no_mangle]
@@ -161,6 +176,16 @@ mod tests {
         // SAFETY: the function returns a static NUL-terminated string.
         let best = unsafe { CStr::from_ptr(bitbytes_kernel_name()) };
         assert_eq!(best.to_str(), Ok(bitbytes::raw::Kernel::best().name()));
+    }
+
+    #[test]
+    fn version_matches_the_header() {
+        // SAFETY: a static NUL-terminated string.
+        let v = unsafe { CStr::from_ptr(bitbytes_version()) };
+        assert_eq!(v.to_str(), Ok(env!("CARGO_PKG_VERSION")));
+        let header = include_str!("../include/bitbytes.h");
+        let define = std::format!("#define BITBYTES_VERSION \"{}\"", env!("CARGO_PKG_VERSION"));
+        assert!(header.contains(&define), "bitbytes.h lacks `{define}`");
     }
 
     #[test]

@@ -17,7 +17,7 @@
 //!
 //! Layout: [`status`] (codes and messages), `ffi` (the panic guard and the
 //! pointer/length checks every wrapper uses), `core_fns` (unpack, pack,
-//! kernel name, strerror), [`arrow`] (the C Data Interface).
+//! kernel name, strerror, version), [`arrow`] (the C Data Interface).
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -34,7 +34,7 @@ pub mod status;
 pub use arrow::bitbytes_unpack_arrow;
 pub use core_fns::{
     bitbytes_kernel_name, bitbytes_pack, bitbytes_strerror, bitbytes_unpack,
-    bitbytes_unpack_offsets,
+    bitbytes_unpack_offsets, bitbytes_version,
 };
 
 /// Without `std`: a panic (which the argument checks leave no way to reach)

@@ -286,6 +286,11 @@ static void test_messages(void) {
   CHECK(strstr(bitbytes_strerror(-1000), "unknown") != NULL, "code -1000");
 }
 
+static void test_version(void) {
+  CHECK(strcmp(bitbytes_version(), BITBYTES_VERSION) == 0,
+        "library %s, header %s", bitbytes_version(), BITBYTES_VERSION);
+}
+
 static void test_kernel_name(void) {
   const char *name = bitbytes_kernel_name();
   CHECK(name != NULL, "NULL kernel name");
@@ -371,6 +376,13 @@ static void test_arrow_by_hand(void) {
         CHECK(memcmp(got, want, sizeof got) == 0,
               "arrow validity offset %lld negate %d", (long long)offset, negate);
       }
+      /* null_count unknown (-1) and no validity buffer: no nulls. */
+      a = boolean_array(no_nulls, offset, length, -1);
+      memset(got, 0xAA, sizeof got);
+      naive_unpack(values, (size_t)offset, NULL, 0, (size_t)length, negate, want);
+      CHECK_RC(bitbytes_unpack_arrow(&a, &schema, negate, got, sizeof got),
+               BITBYTES_OK);
+      CHECK(memcmp(got, want, (size_t)length) == 0, "null_count -1, no validity");
       /* null_count 0: the validity buffer is ignored (Arrow C++'s rule). */
       a = boolean_array(with_nulls, offset, length, 0);
       memset(got, 0xAA, sizeof got);
@@ -468,6 +480,7 @@ int main(void) {
       {"errors_write_nothing", test_errors_write_nothing},
       {"messages", test_messages},
       {"kernel_name", test_kernel_name},
+      {"version", test_version},
       {"arrow_by_hand", test_arrow_by_hand},
   };
   int n = (int)(sizeof tests / sizeof tests[0]);
