@@ -153,6 +153,7 @@ const VERSION: &CStr =
 /// different releases. Static; never NULL, never to be freed.
 #[no_mangle]
 pub extern "C" fn bitbytes_version() -> *const c_char {
+    // No `catch_unwind`: a constant's pointer cannot panic.
     VERSION.as_ptr()
 }
 
@@ -160,6 +161,8 @@ pub extern "C" fn bitbytes_version() -> *const c_char {
 /// for a number that is no code). Never NULL, never to be freed.
 #[no_mangle]
 pub extern "C" fn bitbytes_strerror(code: c_int) -> *const c_char {
+    // No `catch_unwind`: a search of a fixed array and a `match` returning
+    // constants, nothing that can panic.
     message_of(code).as_ptr()
 }
 
