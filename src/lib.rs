@@ -36,16 +36,19 @@
 //!
 //! [`unpack`] shift-merges each 64-row word from the unaligned input, applies
 //! negate and validity once per word, and hands whole words to an expansion
-//! [`raw::Kernel`]: a 256-entry table (portable), SSE2, AVX2 or AVX-512BW. With
-//! the `std` feature the widest kernel the CPU supports is detected once and
-//! cached; without `std` the choice is made at compile time from the enabled
-//! target features (so `-C target-cpu=native` gets AVX2 in a `no_std` build).
+//! [`raw::Kernel`]: a 256-entry table (portable), SSE2, AVX2 or AVX-512BW
+//! with GFNI. [`raw::Kernel::best`] picks AVX2 where the CPU has it, else
+//! SSE2 (the rule, and the measurements behind it, are in its docs); with the
+//! `std` feature the CPU is asked once and the answer cached; without `std`
+//! the choice is made at compile time from the enabled target features (so
+//! `-C target-cpu=native` gets AVX2 in a `no_std` build).
 //! [`raw::unpack_with`] forces one kernel, with the same contract.
 //!
 //! A word with no valid row is simply a zero word after the `and` (no branch),
 //! and without a validity bitmap the `and` is skipped. Outputs of at least
-//! [`raw::STREAM_MIN_BYTES`] (5 MiB) are written with non-temporal stores by
-//! the SSE2 and AVX2 kernels, which skip the read-for-ownership of each line.
+//! [`raw::stream_min_bytes`] (5/8 of the last-level cache, at least 5 MiB)
+//! are written with non-temporal stores by the SIMD kernels, which skip the
+//! read-for-ownership of each line.
 //!
 //! # Building bitmaps
 //!
