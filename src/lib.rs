@@ -119,6 +119,7 @@ mod bits;
 #[cfg(feature = "alloc")]
 mod builder;
 mod error;
+mod indices;
 #[cfg(feature = "alloc")]
 mod mutable;
 mod pack;
@@ -132,6 +133,7 @@ pub(crate) mod xorshift;
 #[cfg(feature = "alloc")]
 pub use builder::BitmapBuilder;
 pub use error::Error;
+pub use indices::{count_selected, mask_count, mask_to_indices, unpack_indices};
 #[cfg(feature = "alloc")]
 pub use mutable::MutableBitmap;
 pub use pack::{pack, pack_naive};

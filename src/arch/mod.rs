@@ -18,7 +18,9 @@
 //! [`Kernel::portable`], [`Kernel::available`], [`Kernel::best`] and the
 //! per-ISA constructors, which return `None` where the feature is missing.
 
+pub(crate) mod indices;
 pub(crate) mod portable;
+pub(crate) mod portable_indices;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 
