@@ -354,6 +354,42 @@ pub fn count_selected_with(
     ))
 }
 
+/// [`count_selected`] where the validity bitmap has its own bit offset: the
+/// count [`unpack_indices_offsets`] would return, to size its output.
+///
+/// # Errors
+///
+/// As [`count_selected`], each bitmap checked against its own offset.
+///
+/// # Examples
+///
+/// ```
+/// use bitbytes::raw::count_selected_offsets;
+///
+/// let values = [0b0000_0111u8];
+/// let validity = [0b0000_1010u8]; // from bit 1: valid, null, valid
+/// assert_eq!(count_selected_offsets(&values, 0, Some((&validity, 1)), 3, false)?, 2);
+/// # Ok::<(), bitbytes::Error>(())
+/// ```
+pub fn count_selected_offsets(
+    values: &[u8],
+    values_offset: usize,
+    validity: Option<(&[u8], usize)>,
+    len: usize,
+    negate: bool,
+) -> Result<usize, Error> {
+    check_bits(values, values_offset, validity, len)?;
+    let kernel = IndicesKernel::best();
+    Ok(match validity {
+        // Same offsets: the in-place byte count.
+        Some((m, voff)) if voff == values_offset => {
+            count_same_offset(kernel, values, Some(m), values_offset, len, negate)
+        }
+        None => count_same_offset(kernel, values, None, values_offset, len, negate),
+        Some(_) => kernel.count(BitSource::new(values, values_offset, validity, len, negate)),
+    })
+}
+
 /// The number of non-zero bytes of `mask`: how many indices
 /// [`mask_to_indices`] writes.
 ///

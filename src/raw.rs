@@ -16,9 +16,9 @@ pub use crate::arch::indices::{IndicesKernel, SIMD_MIN_PER_MILLE};
 pub use crate::arch::Kernel;
 pub use crate::error::Error;
 pub use crate::indices::{
-    count_selected_with, mask_count_with, mask_to_indices_naive, mask_to_indices_with,
-    unpack_indices_naive, unpack_indices_offsets, unpack_indices_offsets_naive,
-    unpack_indices_offsets_with, unpack_indices_with,
+    count_selected_offsets, count_selected_with, mask_count_with, mask_to_indices_naive,
+    mask_to_indices_with, unpack_indices_naive, unpack_indices_offsets,
+    unpack_indices_offsets_naive, unpack_indices_offsets_with, unpack_indices_with,
 };
 pub use crate::pack::pack_with;
 

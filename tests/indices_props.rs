@@ -5,9 +5,9 @@
 //! ever written.
 
 use bitbytes::raw::{
-    count_selected_with, mask_count_with, mask_to_indices_naive, mask_to_indices_with,
-    unpack_indices_naive, unpack_indices_offsets_naive, unpack_indices_offsets_with,
-    unpack_indices_with, IndicesKernel,
+    count_selected_offsets, count_selected_with, mask_count_with, mask_to_indices_naive,
+    mask_to_indices_with, unpack_indices_naive, unpack_indices_offsets_naive,
+    unpack_indices_offsets_with, unpack_indices_with, IndicesKernel,
 };
 use bitbytes::Error;
 use proptest::prelude::*;
@@ -156,6 +156,9 @@ proptest! {
             })
             .map_err(TestCaseError::fail)?;
         }
+        let mut all = vec![0u32; len];
+        let count = unpack_indices_offsets_naive(&values, off, v, len, negate, 0, &mut all);
+        prop_assert_eq!(count_selected_offsets(&values, off, v, len, negate), count);
     }
 
     #[test]
