@@ -11,7 +11,8 @@
 //!   preallocated `Vec<u32>`, and the oracle `unpack_indices_naive`;
 //! - `mask_to_indices/50%`: against a branch-free scalar loop;
 //! - `counts`: `count_selected` and `mask_count` against reading their input
-//!   once (an OR-fold over the bytes).
+//!   once (an OR-fold over the bytes, vectorised with AVX2 where the CPU has
+//!   it).
 
 use arrow_buffer::BooleanBuffer;
 use bitbytes::raw::{
@@ -48,9 +49,35 @@ fn short(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>
         .warm_up_time(Duration::from_millis(300));
 }
 
-/// The OR of every byte: reading the input once.
-fn or_fold(bytes: &[u8]) -> u8 {
-    bytes.iter().fold(0, |a, &b| a | b)
+/// The OR of every byte, 64 bytes a round into eight `u64` lanes: reading
+/// the input once, vectorised, with AVX2 where the CPU has it (the read
+/// bandwidth of AVX-512 on Zen 4 is the same: two 32-byte loads a cycle).
+fn or_fold(bytes: &[u8]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, the only feature `or_fold_avx2` enables.
+        return unsafe { or_fold_avx2(bytes) };
+    }
+    or_fold_lanes(bytes)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn or_fold_avx2(bytes: &[u8]) -> u64 {
+    or_fold_lanes(bytes)
+}
+
+#[inline(always)]
+fn or_fold_lanes(bytes: &[u8]) -> u64 {
+    let mut acc = [0u64; 8];
+    let chunks = bytes.chunks_exact(64);
+    let rest = chunks.remainder().iter().fold(0, |a, &b| a | u64::from(b));
+    for c in chunks {
+        for (a, w) in acc.iter_mut().zip(c.chunks_exact(8)) {
+            *a |= u64::from_le_bytes(w.try_into().unwrap());
+        }
+    }
+    acc.iter().fold(rest, |a, &b| a | b)
 }
 
 fn indices(c: &mut Criterion) {
