@@ -9,6 +9,7 @@
 //! - `indices/<density>`: `unpack_indices` (dispatched and each kernel),
 //!   arrow-rs `BooleanBuffer::set_indices_u32()` collected into a
 //!   preallocated `Vec<u32>`, and the oracle `unpack_indices_naive`;
+//! - `indices_2Ki/<density>`: one 2048-row batch, against arrow-rs;
 //! - `mask_to_indices/50%`: against a branch-free scalar loop;
 //! - `counts`: `count_selected` and `mask_count` against reading their input
 //!   once (an OR-fold over the bytes, vectorised with AVX2 where the CPU has
@@ -113,6 +114,35 @@ fn indices(c: &mut Criterion) {
     }
 }
 
+/// One vector of a vectorised engine (DuckDB's 2048 rows): the fixed cost
+/// per call shows.
+fn batch(c: &mut Criterion) {
+    const BATCH: usize = 2048;
+    let mut out = vec![0u32; BATCH];
+    for percent in [10u64, 50] {
+        let values = bitmap(percent, 19)[..BATCH / 8].to_vec();
+        let buffer = BooleanBuffer::new(values.clone().into(), 0, BATCH);
+        let mut g = c.benchmark_group(format!("indices_2Ki/{percent}%"));
+        g.throughput(Throughput::Elements(BATCH as u64));
+        g.sample_size(20)
+            .measurement_time(Duration::from_millis(800))
+            .warm_up_time(Duration::from_millis(200));
+        g.bench_function("arrow_set_indices_u32", |b| {
+            b.iter(|| {
+                let out = black_box(&mut out);
+                out.clear();
+                out.extend(black_box(&buffer).set_indices_u32());
+                out.len()
+            })
+        });
+        out.resize(BATCH, 0);
+        g.bench_function("unpack_indices", |b| {
+            b.iter(|| unpack_indices(black_box(&values), None, 0, BATCH, false, 0, &mut out))
+        });
+        g.finish();
+    }
+}
+
 fn masks(c: &mut Criterion) {
     let values = bitmap(50, 11);
     let mask: Vec<u8> = (0..ROWS).map(|i| (values[i / 8] >> (i % 8)) & 1).collect();
@@ -170,5 +200,5 @@ fn counts(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, indices, masks, counts);
+criterion_group!(benches, indices, batch, masks, counts);
 criterion_main!(benches);
