@@ -25,9 +25,10 @@ use crate::Error;
 ///
 /// Row `i` is bit `bit_offset + i` of `values` and of `validity` (LSB first,
 /// as in Arrow; `None`: every row is valid). Only `out[..count]` is written.
-/// `out` may be shorter than `len`: it needs only one slot per selected row.
-/// Uses the widest kernel this CPU has ([`IndicesKernel::best`]), and the
-/// trailing-zero loop for sparse blocks.
+/// `out` may be shorter than `len`: it needs only one slot per selected row
+/// (the rows are then counted first, one more read of the bitmaps; with
+/// `out.len() >= len` they are not). Uses the widest kernel this CPU has
+/// ([`IndicesKernel::best`]), and the trailing-zero loop for sparse blocks.
 ///
 /// # Errors
 ///

@@ -373,3 +373,47 @@ mod cache {
         k
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::IndicesKernel;
+
+    #[test]
+    fn best_is_the_last_available_and_names_are_distinct() {
+        let all: std::vec::Vec<IndicesKernel> = IndicesKernel::available().collect();
+        assert_eq!(all.first(), Some(&IndicesKernel::portable()));
+        assert_eq!(all.last(), Some(&IndicesKernel::best()));
+        // Twice: the second call reads the cache.
+        assert_eq!(IndicesKernel::best(), IndicesKernel::best());
+        let mut names: std::vec::Vec<&str> = all.iter().map(|k| k.name()).collect();
+        names.dedup();
+        assert_eq!(names.len(), all.len());
+    }
+
+    /// The kernels offered are exactly those the CPU reports, so the
+    /// per-kernel tests run every kernel this CPU has.
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    #[test]
+    fn available_matches_the_cpu() {
+        let has = |f: &[bool]| f.iter().all(|&b| b);
+        let avx2 = has(&[
+            std::is_x86_feature_detected!("avx2"),
+            std::is_x86_feature_detected!("bmi1"),
+            std::is_x86_feature_detected!("popcnt"),
+        ]);
+        let vbmi2 = has(&[
+            std::is_x86_feature_detected!("avx512f"),
+            std::is_x86_feature_detected!("avx512bw"),
+            std::is_x86_feature_detected!("avx512vbmi2"),
+            std::is_x86_feature_detected!("avx512vpopcntdq"),
+            std::is_x86_feature_detected!("bmi1"),
+            std::is_x86_feature_detected!("popcnt"),
+        ]);
+        assert_eq!(IndicesKernel::avx2().is_some(), avx2);
+        assert_eq!(IndicesKernel::avx512vbmi2().is_some(), vbmi2);
+        std::eprintln!(
+            "indices kernels on this CPU: {:?}",
+            IndicesKernel::available().collect::<std::vec::Vec<_>>()
+        );
+    }
+}
