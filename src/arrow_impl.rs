@@ -16,6 +16,8 @@
 //! - [`MultiLiteralsLeafFunction`]: `IN` / `NOT IN` a list of literals, by OR of
 //!   `eq` bitmaps for short lists and by a hash set for long ones
 //!   ([`InStrategy`], [`IN_HASH_MIN_LITERALS`]).
+//! - [`selection_indices`]: a `BooleanArray` to the `UInt32Array` of its
+//!   selected rows, for arrow-select's `take`.
 //!
 //! # Semantics (as in Paimon)
 //!
@@ -62,6 +64,8 @@ mod compare;
 mod in_list;
 #[path = "arrow/literals.rs"]
 mod literals;
+#[path = "arrow/selection.rs"]
+mod selection;
 #[path = "arrow/set.rs"]
 mod set;
 #[path = "arrow/u64_set.rs"]
@@ -70,6 +74,7 @@ mod u64_set;
 pub use boolean::{boolean_array_to_bytes, unpack_boolean_array};
 pub use compare::{CompareOp, NullFalseLeafBinaryFunction};
 pub use in_list::{InStrategy, MultiLiteralsLeafFunction, IN_HASH_MIN_LITERALS};
+pub use selection::selection_indices;
 
 /// A predicate leaf: evaluates a column against literals, one byte per row
 /// (`1` = selected), as Paimon's `LeafFunction::Test`.

@@ -12,8 +12,14 @@ use crate::arch::portable;
 use crate::bits::{get_bit, BitSlice};
 use crate::error::{check_bitmap, output_too_short, validity_too_short, values_too_short};
 
+pub use crate::arch::indices::{IndicesKernel, SIMD_MIN_PER_MILLE};
 pub use crate::arch::Kernel;
 pub use crate::error::Error;
+pub use crate::indices::{
+    count_selected_offsets, count_selected_with, mask_count_with, mask_to_indices_naive,
+    mask_to_indices_with, unpack_indices_naive, unpack_indices_offsets,
+    unpack_indices_offsets_naive, unpack_indices_offsets_with, unpack_indices_with,
+};
 pub use crate::pack::pack_with;
 
 /// Writes one byte per row: `out[i] = 1` when row `i` is valid and its value

@@ -20,7 +20,9 @@
 //! per-ISA constructors, which return `None` where the feature is missing.
 
 mod cache_size;
+pub(crate) mod indices;
 pub(crate) mod portable;
+pub(crate) mod portable_indices;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 
