@@ -186,6 +186,39 @@ impl Kernel {
         }
     }
 
+    /// The kernel that [`crate::pack`] (and the bulk appends of the bitmap
+    /// builders) use: AVX-512 where the CPU has it, else [`Kernel::best`].
+    ///
+    /// Packing is a load, a `vptestmb` into a mask register and an 8-byte
+    /// store per 64 bytes, so the wide kernel wins where unpacking's does
+    /// not: `cargo bench --bench pack`, 1 Mi bytes, 2026-11-30, AMD EPYC
+    /// family 25 model 17 (Zen 4), one run: AVX-512 14.7 us, AVX2 17.4 us,
+    /// SSE2 30.8 us, portable 110 us.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bitbytes::raw::Kernel;
+    ///
+    /// assert!(Kernel::available().any(|k| k == Kernel::best_pack()));
+    /// ```
+    #[inline]
+    pub fn best_pack() -> Kernel {
+        #[cfg(feature = "std")]
+        {
+            cache::best_pack()
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            Kernel::detect_pack()
+        }
+    }
+
+    /// The rule of [`Kernel::best_pack`].
+    fn detect_pack() -> Kernel {
+        Kernel::avx512().unwrap_or_else(Kernel::detect)
+    }
+
     /// Applies the rule of [`Kernel::best`] to what the CPU (or the
     /// compile-time features) offers.
     fn detect() -> Kernel {
@@ -258,8 +291,10 @@ mod cache {
     use super::{Inner, Kernel};
     use core::sync::atomic::{AtomicU8, Ordering};
 
-    /// 0: not chosen yet; otherwise the code of the chosen kernel.
+    /// 0: not chosen yet; otherwise the code of the chosen kernel, for
+    /// unpack and for pack.
     static BEST: AtomicU8 = AtomicU8::new(0);
+    static BEST_PACK: AtomicU8 = AtomicU8::new(0);
 
     const PORTABLE: u8 = 1;
     #[cfg(target_arch = "x86_64")]
@@ -271,34 +306,45 @@ mod cache {
 
     #[inline]
     pub(super) fn best() -> Kernel {
-        match BEST.load(Ordering::Relaxed) {
+        cached(&BEST, Kernel::detect)
+    }
+
+    #[inline]
+    pub(super) fn best_pack() -> Kernel {
+        cached(&BEST_PACK, Kernel::detect_pack)
+    }
+
+    #[inline(always)]
+    fn cached(slot: &AtomicU8, detect: fn() -> Kernel) -> Kernel {
+        match slot.load(Ordering::Relaxed) {
             #[cfg(target_arch = "x86_64")]
             SSE2 => Kernel(Inner::Sse2(super::x86_64::sse2::Sse2::new())),
             #[cfg(target_arch = "x86_64")]
             AVX2 => {
-                // SAFETY: AVX2 is stored only by `choose`, after
-                // `Avx2::new()` confirmed that the CPU has AVX2.
+                // SAFETY: AVX2 is stored only by `choose`, for a kernel
+                // that `Avx2::new()` made, which confirmed AVX2.
                 Kernel(Inner::Avx2(unsafe {
                     super::x86_64::avx2::Avx2::new_unchecked()
                 }))
             }
             #[cfg(target_arch = "x86_64")]
             AVX512 => {
-                // SAFETY: AVX512 is stored only by `choose`, after
-                // `Avx512::new()` confirmed that the CPU has AVX-512BW.
+                // SAFETY: AVX512 is stored only by `choose`, for a kernel
+                // that `Avx512::new()` made, which confirmed AVX-512F,
+                // AVX-512BW and GFNI.
                 Kernel(Inner::Avx512(unsafe {
                     super::x86_64::avx512::Avx512::new_unchecked()
                 }))
             }
             PORTABLE => Kernel::portable(),
-            _ => choose(),
+            _ => choose(slot, detect),
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn choose() -> Kernel {
-        let k = Kernel::detect();
+    fn choose(slot: &AtomicU8, detect: fn() -> Kernel) -> Kernel {
+        let k = detect();
         let code = match k.0 {
             Inner::Portable => PORTABLE,
             #[cfg(target_arch = "x86_64")]
@@ -308,7 +354,7 @@ mod cache {
             #[cfg(target_arch = "x86_64")]
             Inner::Avx512(_) => AVX512,
         };
-        BEST.store(code, Ordering::Relaxed);
+        slot.store(code, Ordering::Relaxed);
         k
     }
 }
