@@ -219,6 +219,11 @@ int bitbytes_count_selected_offsets(const uint8_t *values, size_t values_len,
  * (count NULL), _LENGTH_TOO_LARGE. */
 int bitbytes_mask_count(const uint8_t *mask, size_t mask_len, size_t *count);
 
+/* The kernel the selection-vector functions use on this CPU: "portable",
+ * "avx2" or "avx512vbmi2" (the widest they have; sparse blocks take the
+ * portable loop whatever it is). Static; never NULL; do not free. */
+const char *bitbytes_indices_kernel_name(void);
+
 /* ---- Arrow C Data Interface --------------------------------------------
  * Declared exactly as the Arrow specification does, under its guard, so that
  * this header and arrow/c/abi.h (or nanoarrow) can be included together in

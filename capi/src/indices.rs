@@ -1,7 +1,7 @@
 //! Selection vectors as C functions: `bitbytes_unpack_indices`,
 //! `bitbytes_unpack_indices_offsets`, `bitbytes_mask_to_indices`,
 //! `bitbytes_count_selected`, `bitbytes_count_selected_offsets`,
-//! `bitbytes_mask_count`.
+//! `bitbytes_mask_count`, `bitbytes_indices_kernel_name`.
 //!
 //! Each converts its pointer/length pairs and its `size_t *count` with the
 //! checks of [`crate::ffi`], then calls the bitbytes function of the same
@@ -9,9 +9,10 @@
 //! capacity) before it writes anything. `*count` is assigned only after the
 //! call succeeded, so on an error nothing at all is written.
 
+use crate::core_fns::best_kernel_c_name;
 use crate::ffi::{guard, input, optional_input, output, output_ref};
 use crate::status::Status;
-use core::ffi::c_int;
+use core::ffi::{c_char, c_int};
 
 /// The bitmaps of a `bitbytes_unpack_indices*` / `bitbytes_count_selected*`
 /// call as slices (NULL rules of [`crate::ffi`]).
@@ -242,6 +243,14 @@ pub unsafe extern "C" fn bitbytes_mask_count(
     })
 }
 
+/// The name of the kernel the selection-vector functions use on this CPU:
+/// `"portable"`, `"avx2"` or `"avx512vbmi2"`. A static string: never NULL,
+/// never to be freed.
+#[no_mangle]
+pub extern "C" fn bitbytes_indices_kernel_name() -> *const c_char {
+    best_kernel_c_name(|| bitbytes::raw::IndicesKernel::best().name())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,6 +261,17 @@ mod tests {
 
     fn code(s: Status) -> c_int {
         s.code()
+    }
+
+    #[test]
+    fn indices_kernel_name_is_the_best() {
+        // (Every kernel's C name: `core_fns`' test.)
+        // SAFETY: the function returns a static NUL-terminated string.
+        let best = unsafe { core::ffi::CStr::from_ptr(bitbytes_indices_kernel_name()) };
+        assert_eq!(
+            best.to_str(),
+            Ok(bitbytes::raw::IndicesKernel::best().name())
+        );
     }
 
     #[test]

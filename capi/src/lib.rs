@@ -43,8 +43,9 @@ pub use core_fns::{
     bitbytes_unpack_offsets, bitbytes_version,
 };
 pub use indices::{
-    bitbytes_count_selected, bitbytes_count_selected_offsets, bitbytes_mask_count,
-    bitbytes_mask_to_indices, bitbytes_unpack_indices, bitbytes_unpack_indices_offsets,
+    bitbytes_count_selected, bitbytes_count_selected_offsets, bitbytes_indices_kernel_name,
+    bitbytes_mask_count, bitbytes_mask_to_indices, bitbytes_unpack_indices,
+    bitbytes_unpack_indices_offsets,
 };
 
 /// Without `std`: a panic (which the argument checks leave no way to reach)

@@ -612,6 +612,13 @@ static void test_kernel_name(void) {
             strcmp(name, "avx2") == 0 || strcmp(name, "avx512bw") == 0,
         "kernel %s", name);
   printf("kernel: %s\n", name);
+  const char *idx = bitbytes_indices_kernel_name();
+  CHECK(idx != NULL, "NULL indices kernel name");
+  if (idx == NULL) return;
+  CHECK(strcmp(idx, "portable") == 0 || strcmp(idx, "avx2") == 0 ||
+            strcmp(idx, "avx512vbmi2") == 0,
+        "indices kernel %s", idx);
+  printf("indices kernel: %s\n", idx);
 }
 
 /* ---- A hand-built Arrow array ---------------------------------------- */
