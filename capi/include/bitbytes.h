@@ -47,7 +47,8 @@ extern "C" {
 /* Success. */
 #define BITBYTES_OK (0)
 /* The output buffer is shorter than the call writes: `len` bytes for
- * unpack, ceil((bit_offset + len) / 8) bytes for pack. */
+ * unpack, ceil((bit_offset + len) / 8) bytes for pack, one uint32_t per
+ * selected row for the indices functions. */
 #define BITBYTES_ERR_OUTPUT_TOO_SHORT (-1)
 /* values_len < ceil((bit_offset + len) / 8). */
 #define BITBYTES_ERR_VALUES_TOO_SHORT (-2)
@@ -58,17 +59,23 @@ extern "C" {
 /* A bitmap writer has no room for an append (no function of this header
  * returns it yet; the Rust crate's error has this variant). */
 #define BITBYTES_ERR_CAPACITY_EXCEEDED (-5)
+/* A row index of the selection-vector functions does not fit in uint32_t:
+ * the largest one, base + len - 1 (base + mask_len - 1), exceeds UINT32_MAX. */
+#define BITBYTES_ERR_INDEX_OVERFLOW (-6)
 /* An error of a newer bitbytes that this version has no code for. */
 #define BITBYTES_ERR_OTHER (-9)
 /* `values` is NULL and values_len is not 0. */
 #define BITBYTES_ERR_NULL_VALUES (-10)
 /* `validity` is NULL and validity_len is not 0. */
 #define BITBYTES_ERR_NULL_VALIDITY (-11)
-/* The input bytes pointer (pack's `bytes`) is NULL and its length is not 0. */
+/* The input bytes pointer (pack's `bytes`, a `mask`) is NULL and its length
+ * is not 0. */
 #define BITBYTES_ERR_NULL_INPUT (-12)
-/* `out` is NULL and out_len is not 0. */
+/* `out` is NULL and out_len (out_cap) is not 0. */
 #define BITBYTES_ERR_NULL_OUTPUT (-13)
-/* A pointer that is always required (the ArrowArray, the ArrowSchema) is NULL. */
+/* A pointer that is always required is NULL: the ArrowArray, the
+ * ArrowSchema, or the `count` out-parameter of the selection-vector
+ * functions. */
 #define BITBYTES_ERR_NULL_ARGUMENT (-14)
 /* A buffer length above PTRDIFF_MAX bytes. */
 #define BITBYTES_ERR_LENGTH_TOO_LARGE (-15)
@@ -135,6 +142,87 @@ int bitbytes_unpack_offsets(const uint8_t *values, size_t values_len,
  * (out_len < ceil((bit_offset + bytes_len) / 8)). */
 int bitbytes_pack(const uint8_t *bytes, size_t bytes_len,
                   uint8_t *out, size_t out_len, size_t bit_offset);
+
+/* ---- Selection vectors: row indices and counts ------------------------
+ * The rows a predicate selects as ascending uint32_t indices (for a gather
+ * or `take` loop, DuckDB's SelectionVector, ...), and their count. A row is
+ * selected exactly when bitbytes_unpack would set its byte to 1. The count
+ * goes to `*count`, which must not be NULL, and is written only on success:
+ * on an error neither `out` nor `*count` is written. `out` and `count`
+ * overlap neither each other nor an input. */
+
+/* out[k] = base + i for the k-th selected row i in [0, len), ascending, and
+ * *count = the number of selected rows. Rows and validity as in
+ * bitbytes_unpack (NULL `validity` with validity_len 0: every row valid).
+ * Only out[0..*count) is written: out_cap needs to be at least the count,
+ * not `len` (with out_cap < len the rows are counted first, one more read of
+ * the bitmaps; bitbytes_count_selected gives the count beforehand). The
+ * largest possible index, base + len - 1, must fit in uint32_t.
+ *
+ * Errors (nothing written): BITBYTES_ERR_NULL_VALUES, _NULL_VALIDITY,
+ * _NULL_OUTPUT (out NULL with out_cap > 0), _NULL_ARGUMENT (count NULL),
+ * _LENGTH_TOO_LARGE, _OVERFLOW, _VALUES_TOO_SHORT, _VALIDITY_TOO_SHORT,
+ * _INDEX_OVERFLOW (base + len - 1 > UINT32_MAX), _OUTPUT_TOO_SHORT
+ * (out_cap < the number of selected rows). */
+int bitbytes_unpack_indices(const uint8_t *values, size_t values_len,
+                            const uint8_t *validity, size_t validity_len,
+                            size_t bit_offset, size_t len, bool negate,
+                            uint32_t base, uint32_t *out, size_t out_cap,
+                            size_t *count);
+
+/* As bitbytes_unpack_indices, with row i at bit values_offset + i of
+ * `values` and bit validity_offset + i of `validity`. */
+int bitbytes_unpack_indices_offsets(const uint8_t *values, size_t values_len,
+                                    size_t values_offset,
+                                    const uint8_t *validity,
+                                    size_t validity_len,
+                                    size_t validity_offset, size_t len,
+                                    bool negate, uint32_t base, uint32_t *out,
+                                    size_t out_cap, size_t *count);
+
+/* out[k] = base + i for the k-th non-zero byte mask[i], ascending, and
+ * *count = the number of non-zero bytes. Only out[0..*count) is written.
+ *
+ * Errors (nothing written): BITBYTES_ERR_NULL_INPUT (mask NULL with
+ * mask_len > 0), _NULL_OUTPUT, _NULL_ARGUMENT (count NULL),
+ * _LENGTH_TOO_LARGE, _INDEX_OVERFLOW (base + mask_len - 1 > UINT32_MAX),
+ * _OUTPUT_TOO_SHORT (out_cap < the number of non-zero bytes). */
+int bitbytes_mask_to_indices(const uint8_t *mask, size_t mask_len,
+                             uint32_t base, uint32_t *out, size_t out_cap,
+                             size_t *count);
+
+/* *count = the number of rows bitbytes_unpack_indices would write: valid
+ * rows in [0, len) whose value bit differs from `negate` (a popcount; no
+ * index limit applies).
+ *
+ * Errors (*count not written): BITBYTES_ERR_NULL_VALUES, _NULL_VALIDITY,
+ * _NULL_ARGUMENT (count NULL), _LENGTH_TOO_LARGE, _OVERFLOW,
+ * _VALUES_TOO_SHORT, _VALIDITY_TOO_SHORT. */
+int bitbytes_count_selected(const uint8_t *values, size_t values_len,
+                            const uint8_t *validity, size_t validity_len,
+                            size_t bit_offset, size_t len, bool negate,
+                            size_t *count);
+
+/* As bitbytes_count_selected, each bitmap at its own bit offset: the count
+ * bitbytes_unpack_indices_offsets would write. */
+int bitbytes_count_selected_offsets(const uint8_t *values, size_t values_len,
+                                    size_t values_offset,
+                                    const uint8_t *validity,
+                                    size_t validity_len,
+                                    size_t validity_offset, size_t len,
+                                    bool negate, size_t *count);
+
+/* *count = the number of non-zero bytes of `mask`: what
+ * bitbytes_mask_to_indices writes.
+ *
+ * Errors (*count not written): BITBYTES_ERR_NULL_INPUT, _NULL_ARGUMENT
+ * (count NULL), _LENGTH_TOO_LARGE. */
+int bitbytes_mask_count(const uint8_t *mask, size_t mask_len, size_t *count);
+
+/* The kernel the selection-vector functions use on this CPU: "portable",
+ * "avx2" or "avx512vbmi2" (the widest they have; sparse blocks take the
+ * portable loop whatever it is). Static; never NULL; do not free. */
+const char *bitbytes_indices_kernel_name(void);
 
 /* ---- Arrow C Data Interface --------------------------------------------
  * Declared exactly as the Arrow specification does, under its guard, so that

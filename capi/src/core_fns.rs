@@ -123,20 +123,29 @@ pub unsafe extern "C" fn bitbytes_pack(
 /// be freed.
 #[no_mangle]
 pub extern "C" fn bitbytes_kernel_name() -> *const c_char {
-    #[cfg(feature = "std")]
-    let kernel = std::panic::catch_unwind(bitbytes::raw::Kernel::best).ok();
-    #[cfg(not(feature = "std"))]
-    let kernel = Some(bitbytes::raw::Kernel::best());
-    kernel.map_or(c"unknown", |k| c_name(k.name())).as_ptr()
+    best_kernel_c_name(|| bitbytes::raw::Kernel::best().name())
 }
 
-/// The C string of a kernel name (`Kernel::name` has no NUL).
+/// The C string of the kernel name `best` returns (CPU detection, which
+/// cannot be expected to panic, still runs under `catch_unwind` with `std`):
+/// `"unknown"` for a panic or a name without a C string here.
+pub(crate) fn best_kernel_c_name(best: fn() -> &'static str) -> *const c_char {
+    #[cfg(feature = "std")]
+    let name = std::panic::catch_unwind(best).ok();
+    #[cfg(not(feature = "std"))]
+    let name = Some(best());
+    name.map_or(c"unknown", c_name).as_ptr()
+}
+
+/// The C string of a kernel name (`Kernel::name` and `IndicesKernel::name`
+/// have no NUL).
 fn c_name(name: &str) -> &'static CStr {
     match name {
         "portable" => c"portable",
         "sse2" => c"sse2",
         "avx2" => c"avx2",
         "avx512bw" => c"avx512bw",
+        "avx512vbmi2" => c"avx512vbmi2",
         _ => c"unknown",
     }
 }
@@ -174,6 +183,9 @@ mod tests {
     #[test]
     fn every_kernel_has_a_c_name() {
         for k in bitbytes::raw::Kernel::available() {
+            assert_eq!(c_name(k.name()).to_str(), Ok(k.name()));
+        }
+        for k in bitbytes::raw::IndicesKernel::available() {
             assert_eq!(c_name(k.name()).to_str(), Ok(k.name()));
         }
         // SAFETY: the function returns a static NUL-terminated string.

@@ -1,12 +1,12 @@
 //! What every entry point shares: the panic guard, and turning C's
 //! `(pointer, length)` pairs into slices after checking them.
 //!
-//! A new wrapper (say `bitbytes_unpack_indices`) is a body of
+//! A new wrapper (as those of `indices.rs`) is a body of
 //! `guard(|| { ... })` that converts each argument with [`input`],
 //! [`optional_input`], [`output`] or [`output_ref`], calls bitbytes, and
 //! returns `Ok(())`: the NULL, length and panic rules then hold by
-//! construction. For instance (with a prototype in `bitbytes.h` next to
-//! `bitbytes_unpack`'s):
+//! construction. For instance (`indices.rs` has it, with a prototype in
+//! `bitbytes.h`):
 //!
 //! ```text
 //! #[no_mangle]
@@ -140,7 +140,6 @@ pub(crate) unsafe fn output<'a, T>(
 /// When `ptr` is not NULL it points to a properly aligned `T` that nothing
 /// else accesses during the call.
 #[inline]
-#[allow(dead_code)] // for the selection-vector wrappers (`size_t *count`)
 pub(crate) unsafe fn output_ref<'a, T>(ptr: *mut T) -> Result<&'a mut T, Status> {
     // SAFETY: the caller guarantees that a non-NULL `ptr` is valid, aligned
     // and unaliased for the call; `as_mut` maps NULL to `None`.

@@ -28,6 +28,8 @@ pub enum Status {
     Overflow = -4,
     /// [`bitbytes::Error::CapacityExceeded`].
     CapacityExceeded = -5,
+    /// [`bitbytes::Error::IndexOverflow`].
+    IndexOverflow = -6,
     /// A variant of [`bitbytes::Error`] newer than this mapping.
     OtherError = -9,
     /// The values bitmap pointer is NULL and its length is not 0.
@@ -38,7 +40,8 @@ pub enum Status {
     NullInput = -12,
     /// The output pointer is NULL and its length is not 0.
     NullOutput = -13,
-    /// A pointer that is always required (an Arrow struct) is NULL.
+    /// A pointer that is always required (an Arrow struct, a `size_t *count`)
+    /// is NULL.
     NullArgument = -14,
     /// A buffer length larger than `PTRDIFF_MAX` bytes.
     LengthTooLarge = -15,
@@ -59,13 +62,14 @@ pub enum Status {
 
 impl Status {
     /// Every status, in the order of the header.
-    pub const ALL: [Status; 19] = [
+    pub const ALL: [Status; 20] = [
         Status::Ok,
         Status::OutputTooShort,
         Status::ValuesTooShort,
         Status::ValidityTooShort,
         Status::Overflow,
         Status::CapacityExceeded,
+        Status::IndexOverflow,
         Status::OtherError,
         Status::NullValues,
         Status::NullValidity,
@@ -100,6 +104,7 @@ impl Status {
             Status::ValidityTooShort => "BITBYTES_ERR_VALIDITY_TOO_SHORT",
             Status::Overflow => "BITBYTES_ERR_OVERFLOW",
             Status::CapacityExceeded => "BITBYTES_ERR_CAPACITY_EXCEEDED",
+            Status::IndexOverflow => "BITBYTES_ERR_INDEX_OVERFLOW",
             Status::OtherError => "BITBYTES_ERR_OTHER",
             Status::NullValues => "BITBYTES_ERR_NULL_VALUES",
             Status::NullValidity => "BITBYTES_ERR_NULL_VALIDITY",
@@ -121,7 +126,7 @@ impl Status {
         match self {
             Status::Ok => c"ok",
             Status::OutputTooShort => {
-                c"output too short: out_len is less than the bytes the call writes (len for unpack, ceil((bit_offset + len) / 8) for pack)"
+                c"output too short: out_len is less than the call writes (len bytes for unpack, ceil((bit_offset + len) / 8) bytes for pack, one uint32_t per selected row for the indices functions)"
             }
             Status::ValuesTooShort => {
                 c"values bitmap too short: values_len is less than ceil((bit_offset + len) / 8) bytes"
@@ -131,6 +136,9 @@ impl Status {
             }
             Status::Overflow => c"bit_offset + len overflows size_t",
             Status::CapacityExceeded => c"bitmap writer full: the append exceeds its capacity",
+            Status::IndexOverflow => {
+                c"row index overflows uint32_t: the largest index, base + len - 1, does not fit in uint32_t"
+            }
             Status::OtherError => {
                 c"bitbytes reported an error that this version of the C API has no code for"
             }
@@ -138,8 +146,8 @@ impl Status {
             Status::NullValidity => {
                 c"validity is NULL but validity_len is not 0 (a NULL validity means no validity bitmap: pass length 0)"
             }
-            Status::NullInput => c"the input bytes pointer is NULL but its length is not 0",
-            Status::NullOutput => c"out is NULL but out_len is not 0",
+            Status::NullInput => c"the input bytes pointer (pack's bytes, a mask) is NULL but its length is not 0",
+            Status::NullOutput => c"out is NULL but its length (out_len, out_cap) is not 0",
             Status::NullArgument => c"a required pointer argument is NULL",
             Status::LengthTooLarge => c"a buffer length exceeds PTRDIFF_MAX bytes",
             Status::ArrowReleased => {
@@ -171,6 +179,7 @@ impl From<bitbytes::Error> for Status {
             E::ValidityTooShort { .. } => Status::ValidityTooShort,
             E::Overflow { .. } => Status::Overflow,
             E::CapacityExceeded { .. } => Status::CapacityExceeded,
+            E::IndexOverflow { .. } => Status::IndexOverflow,
             // `Error` is `#[non_exhaustive]`: a variant added to bitbytes
             // later still gets a code here. Give it its own: a `Status`
             // variant, a `#define` in bitbytes.h (the header test checks
@@ -219,6 +228,10 @@ mod tests {
                 len: 1,
                 additional: 2,
                 capacity: 2,
+            },
+            Error::IndexOverflow {
+                base: u32::MAX,
+                len: 2,
             },
         ];
         let codes: HashSet<c_int> = errors

@@ -36,6 +36,17 @@ int main() {
       std::strstr(bitbytes_strerror(rc), "output too short") == nullptr) {
     return 1;
   }
+  // Selection vectors: the rows of the same bitmap as uint32_t indices.
+  std::vector<std::uint32_t> rows(6, 0);
+  std::size_t count = 0;
+  rc = bitbytes_unpack_indices(values.data(), values.size(), validity.data(),
+                               validity.size(), 3, 6, false, 100, rows.data(),
+                               rows.size(), &count);
+  if (rc != BITBYTES_OK || count != 3 || rows[0] != 102 || rows[1] != 104 ||
+      rows[2] != 105) {
+    std::fprintf(stderr, "unpack_indices: %s\n", bitbytes_strerror(rc));
+    return 1;
+  }
   // The Arrow structs are usable from C++ as declared.
   const void *buffers[2] = {nullptr, values.data()};
   ArrowArray array{};

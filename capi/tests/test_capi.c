@@ -4,7 +4,8 @@
  *
  * Every fast path against a row-by-row loop written here in C (random bitmaps,
  * every bit offset 0..64, many lengths and tails, with and without validity,
- * both negate values); every error code and its message, with the output
+ * both negate values), the selection vectors (indices and counts) also at five
+ * densities and bases up to the last that fits; every error code and its message, with the output
  * checked untouched; a hand-built ArrowArray with an offset and a NULL
  * validity buffer. Exit status 0 when everything passed.
  */
@@ -256,10 +257,11 @@ static void test_messages(void) {
       {BITBYTES_ERR_VALIDITY_TOO_SHORT, "validity bitmap too short"},
       {BITBYTES_ERR_OVERFLOW, "overflows"},
       {BITBYTES_ERR_CAPACITY_EXCEEDED, "writer full"},
+      {BITBYTES_ERR_INDEX_OVERFLOW, "does not fit in uint32_t"},
       {BITBYTES_ERR_OTHER, "no code for"},
       {BITBYTES_ERR_NULL_VALUES, "values is NULL"},
       {BITBYTES_ERR_NULL_VALIDITY, "validity is NULL"},
-      {BITBYTES_ERR_NULL_INPUT, "input bytes pointer is NULL"},
+      {BITBYTES_ERR_NULL_INPUT, "input bytes pointer"},
       {BITBYTES_ERR_NULL_OUTPUT, "out is NULL"},
       {BITBYTES_ERR_NULL_ARGUMENT, "required pointer argument is NULL"},
       {BITBYTES_ERR_LENGTH_TOO_LARGE, "PTRDIFF_MAX"},
@@ -286,6 +288,317 @@ static void test_messages(void) {
   CHECK(strstr(bitbytes_strerror(-1000), "unknown") != NULL, "code -1000");
 }
 
+/* ---- Selection vectors ------------------------------------------------- */
+
+/* The oracle: base + i for every row unpack would set to 1. */
+static size_t naive_indices(const uint8_t *values, size_t values_offset,
+                            const uint8_t *validity, size_t validity_offset,
+                            size_t len, bool negate, uint32_t base,
+                            uint32_t *out) {
+  size_t n = 0;
+  for (size_t i = 0; i < len; i++) {
+    int valid = validity == NULL || get_bit(validity, validity_offset + i);
+    int value = get_bit(values, values_offset + i);
+    if (valid && value != (int)negate) out[n++] = base + (uint32_t)i;
+  }
+  return n;
+}
+
+static size_t naive_mask_indices(const uint8_t *mask, size_t len, uint32_t base,
+                                 uint32_t *out) {
+  size_t n = 0;
+  for (size_t i = 0; i < len; i++)
+    if (mask[i] != 0) out[n++] = base + (uint32_t)i;
+  return n;
+}
+
+/* Random bits at one of five densities (sparse blocks take another path
+ * than dense ones): ~50%, ~12.5%, ~87.5%, none, all. */
+static void fill_density(uint8_t *buf, size_t n, int density) {
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = next_u64();
+    switch (density) {
+      case 0: buf[i] = (uint8_t)r; break;
+      case 1: buf[i] = (uint8_t)(r & (r >> 8) & (r >> 16)); break;
+      case 2: buf[i] = (uint8_t)(r | (r >> 8) | (r >> 16)); break;
+      case 3: buf[i] = 0; break;
+      default: buf[i] = 0xff; break;
+    }
+  }
+}
+
+#define GUARD_IDX 0xA5A5A5A5u
+#define NO_COUNT ((size_t)0xC0FFEE)
+
+static void fill_u32(uint32_t *p, size_t n, uint32_t v) {
+  for (size_t i = 0; i < n; i++) p[i] = v;
+}
+
+static int all_u32(const uint32_t *p, size_t n, uint32_t v) {
+  for (size_t i = 0; i < n; i++)
+    if (p[i] != v) return 0;
+  return 1;
+}
+
+static uint32_t *alloc_u32(size_t n) {
+  uint32_t *p = malloc((n ? n : 1) * sizeof *p);
+  if (p == NULL) {
+    fprintf(stderr, "out of memory\n");
+    exit(2);
+  }
+  return p;
+}
+
+/* One bitmap call of unpack_indices (both offsets equal: the plain function;
+ * else the _offsets one) against `want[0..n)`: out_cap == n exactly with
+ * guard slots after it untouched, out_cap >= len (no counting pass), and
+ * out_cap == n - 1 (an error, nothing written). */
+static void check_indices_call(const uint8_t *values, size_t need, size_t off,
+                               const uint8_t *valid, size_t vneed, size_t voff,
+                               size_t len, bool negate, uint32_t base,
+                               const uint32_t *want, size_t n, uint32_t *got) {
+  size_t caps[3] = {n, len + PAD, n ? n - 1 : 0};
+  for (int c = 0; c < (n ? 3 : 2); c++) {
+    size_t count = NO_COUNT;
+    fill_u32(got, len + 2 * PAD, GUARD_IDX);
+    int rc = off == voff
+                 ? bitbytes_unpack_indices(values, need, valid, vneed, off, len,
+                                           negate, base, got, caps[c], &count)
+                 : bitbytes_unpack_indices_offsets(values, need, off, valid,
+                                                   vneed, voff, len, negate,
+                                                   base, got, caps[c], &count);
+    if (c < 2) {
+      CHECK_RC(rc, BITBYTES_OK);
+      CHECK(count == n, "indices count %zu, want %zu (off %zu voff %zu len %zu)",
+            count, n, off, voff, len);
+      CHECK(memcmp(got, want, n * sizeof *got) == 0 &&
+                all_u32(got + n, len + 2 * PAD - n, GUARD_IDX),
+            "indices off %zu voff %zu len %zu negate %d base %u cap %zu", off,
+            voff, len, negate, base, caps[c]);
+    } else {
+      CHECK_RC(rc, BITBYTES_ERR_OUTPUT_TOO_SHORT);
+      CHECK(count == NO_COUNT && all_u32(got, len + 2 * PAD, GUARD_IDX),
+            "short output written: off %zu len %zu", off, len);
+    }
+  }
+  size_t count = NO_COUNT;
+  int rc = off == voff ? bitbytes_count_selected(values, need, valid, vneed, off,
+                                                 len, negate, &count)
+                       : bitbytes_count_selected_offsets(values, need, off, valid,
+                                                         vneed, voff, len,
+                                                         negate, &count);
+  CHECK_RC(rc, BITBYTES_OK);
+  CHECK(count == n, "count_selected %zu, want %zu (off %zu voff %zu len %zu)",
+        count, n, off, voff, len);
+}
+
+static void test_indices_against_loop(void) {
+  uint32_t *want = alloc_u32(MAX_ROWS + 2 * PAD);
+  uint32_t *got = alloc_u32(MAX_ROWS + 2 * PAD);
+  for (size_t off = 0; off < 64; off++) {
+    for (size_t li = 0; li < N_LENS; li++) {
+      size_t len = LENS[li];
+      size_t need = (off + len + 7) / 8;
+      int density = (int)((off + li) % 5);
+      uint8_t *values = alloc_bytes(need);
+      uint8_t *validity = alloc_bytes(need);
+      fill_density(values, need, density);
+      fill_random(validity, need);
+      /* The largest base at which base + len - 1 still fits. */
+      uint32_t top = len ? (uint32_t)(UINT32_MAX - (len - 1)) : UINT32_MAX;
+      const uint32_t bases[3] = {0, (uint32_t)(off * 1000 + 7), top};
+      for (int negate = 0; negate < 2; negate++) {
+        for (int with_validity = 0; with_validity < 2; with_validity++) {
+          const uint8_t *valid = with_validity ? validity : NULL;
+          size_t vneed = with_validity ? need : 0;
+          for (int b = 0; b < 3; b++) {
+            size_t n = naive_indices(values, off, valid, off, len, negate,
+                                     bases[b], want);
+            check_indices_call(values, need, off, valid, vneed, off, len,
+                               negate, bases[b], want, n, got);
+          }
+          /* One past the top: the largest index does not fit; nothing
+           * written, not even the count. */
+          if (len >= 2) {
+            size_t count = NO_COUNT;
+            fill_u32(got, len + PAD, GUARD_IDX);
+            int rc = bitbytes_unpack_indices(values, need, valid, vneed, off, len,
+                                             negate, top + 1, got, len + PAD,
+                                             &count);
+            CHECK_RC(rc, BITBYTES_ERR_INDEX_OVERFLOW);
+            CHECK(count == NO_COUNT && all_u32(got, len + PAD, GUARD_IDX),
+                  "index overflow wrote: off %zu len %zu", off, len);
+          }
+        }
+      }
+      /* Validity at its own offset. */
+      if (len > 0) {
+        size_t voff = (off * 5 + 3) % 64;
+        size_t vneed = (voff + len + 7) / 8;
+        uint8_t *vbits = alloc_bytes(vneed);
+        fill_random(vbits, vneed);
+        size_t n = naive_indices(values, off, vbits, voff, len, true, 5, want);
+        check_indices_call(values, need, off, vbits, vneed, voff, len, true, 5,
+                           want, n, got);
+        free(vbits);
+      }
+      free(values);
+      free(validity);
+    }
+  }
+  free(want);
+  free(got);
+}
+
+static void test_mask_indices_against_loop(void) {
+  uint32_t *want = alloc_u32(MAX_ROWS + 2 * PAD);
+  uint32_t *got = alloc_u32(MAX_ROWS + 2 * PAD);
+  /* Every start alignment 0..64 inside one exact-size buffer. */
+  uint8_t *buf = alloc_bytes(MAX_ROWS + 64);
+  for (size_t off = 0; off < 64; off++) {
+    for (size_t li = 0; li < N_LENS; li++) {
+      size_t len = LENS[li];
+      uint8_t *mask = buf + off;
+      int density = (int)((off + li) % 5);
+      fill_density(mask, len, density);
+      /* Non-zero bytes other than 1 count as selected too. */
+      for (size_t i = 0; i < len; i++)
+        if (mask[i] && next_u64() % 4 == 0) mask[i] = (uint8_t)(next_u64() | 1);
+      uint32_t top = len ? (uint32_t)(UINT32_MAX - (len - 1)) : UINT32_MAX;
+      const uint32_t bases[3] = {0, (uint32_t)(off * 977 + 1), top};
+      for (int b = 0; b < 3; b++) {
+        size_t n = naive_mask_indices(mask, len, bases[b], want);
+        size_t caps[3] = {n, len + PAD, n ? n - 1 : 0};
+        for (int c = 0; c < (n ? 3 : 2); c++) {
+          size_t count = NO_COUNT;
+          fill_u32(got, len + 2 * PAD, GUARD_IDX);
+          int rc = bitbytes_mask_to_indices(mask, len, bases[b], got, caps[c],
+                                            &count);
+          if (c < 2) {
+            CHECK_RC(rc, BITBYTES_OK);
+            CHECK(count == n &&
+                      memcmp(got, want, n * sizeof *got) == 0 &&
+                      all_u32(got + n, len + 2 * PAD - n, GUARD_IDX),
+                  "mask_to_indices off %zu len %zu base %u cap %zu", off, len,
+                  bases[b], caps[c]);
+          } else {
+            CHECK_RC(rc, BITBYTES_ERR_OUTPUT_TOO_SHORT);
+            CHECK(count == NO_COUNT && all_u32(got, len + 2 * PAD, GUARD_IDX),
+                  "short output written: mask off %zu len %zu", off, len);
+          }
+        }
+        size_t count = NO_COUNT;
+        CHECK_RC(bitbytes_mask_count(mask, len, &count), BITBYTES_OK);
+        CHECK(count == n, "mask_count %zu, want %zu (len %zu)", count, n, len);
+      }
+      if (len >= 2) {
+        size_t count = NO_COUNT;
+        fill_u32(got, len + PAD, GUARD_IDX);
+        CHECK_RC(bitbytes_mask_to_indices(mask, len, top + 1, got, len + PAD,
+                                          &count),
+                 BITBYTES_ERR_INDEX_OVERFLOW);
+        CHECK(count == NO_COUNT && all_u32(got, len + PAD, GUARD_IDX),
+              "mask index overflow wrote: len %zu", len);
+      }
+    }
+  }
+  free(buf);
+  free(want);
+  free(got);
+}
+
+/* The NULL rules and the other codes of the selection-vector functions. */
+static void test_indices_errors(void) {
+  const uint8_t values[2] = {0xCA, 0x01}; /* rows 1, 3, 6, 7, 8 */
+  const uint8_t validity[2] = {0x7f, 0x01}; /* row 7 null */
+  const uint8_t mask[4] = {0, 1, 9, 0};
+  uint32_t out[16];
+  size_t count = NO_COUNT;
+  fill_u32(out, 16, GUARD_IDX);
+#define NOTHING_WRITTEN()                                              \
+  CHECK(count == NO_COUNT && all_u32(out, 16, GUARD_IDX), "written")
+
+  CHECK_RC(bitbytes_unpack_indices(NULL, 2, NULL, 0, 0, 9, false, 0, out, 16,
+                                   &count),
+           BITBYTES_ERR_NULL_VALUES);
+  CHECK_RC(bitbytes_unpack_indices(values, 2, NULL, 2, 0, 9, false, 0, out, 16,
+                                   &count),
+           BITBYTES_ERR_NULL_VALIDITY);
+  CHECK_RC(bitbytes_unpack_indices(values, 2, validity, 2, 0, 9, false, 0, NULL,
+                                   16, &count),
+           BITBYTES_ERR_NULL_OUTPUT);
+  CHECK_RC(bitbytes_unpack_indices(values, 2, validity, 2, 0, 9, false, 0, out,
+                                   16, NULL),
+           BITBYTES_ERR_NULL_ARGUMENT);
+  CHECK_RC(bitbytes_unpack_indices(values, 2, validity, 2, 0, 9, false, 0, out,
+                                   SIZE_MAX, &count),
+           BITBYTES_ERR_LENGTH_TOO_LARGE);
+  CHECK_RC(bitbytes_unpack_indices(values, 2, validity, 2, SIZE_MAX, 2, false,
+                                   0, out, 16, &count),
+           BITBYTES_ERR_OVERFLOW);
+  CHECK_RC(bitbytes_unpack_indices(values, 1, validity, 2, 0, 9, false, 0, out,
+                                   16, &count),
+           BITBYTES_ERR_VALUES_TOO_SHORT);
+  CHECK_RC(bitbytes_unpack_indices(values, 2, validity, 1, 0, 9, false, 0, out,
+                                   16, &count),
+           BITBYTES_ERR_VALIDITY_TOO_SHORT);
+  CHECK_RC(bitbytes_unpack_indices(values, 2, validity, 2, 0, 9, false,
+                                   UINT32_MAX - 7, out, 16, &count),
+           BITBYTES_ERR_INDEX_OVERFLOW);
+  CHECK_RC(bitbytes_unpack_indices(values, 2, validity, 2, 0, 9, false, 0, out,
+                                   3, &count),
+           BITBYTES_ERR_OUTPUT_TOO_SHORT);
+  CHECK_RC(bitbytes_unpack_indices(values, 2, validity, 2, 0, 9, false, 0, NULL,
+                                   0, &count),
+           BITBYTES_ERR_OUTPUT_TOO_SHORT);
+  CHECK_RC(bitbytes_unpack_indices_offsets(values, 2, 0, validity, 2, 8, 9,
+                                           false, 0, out, 16, &count),
+           BITBYTES_ERR_VALIDITY_TOO_SHORT);
+  CHECK_RC(bitbytes_mask_to_indices(NULL, 4, 0, out, 16, &count),
+           BITBYTES_ERR_NULL_INPUT);
+  CHECK_RC(bitbytes_mask_to_indices(mask, 4, 0, NULL, 16, &count),
+           BITBYTES_ERR_NULL_OUTPUT);
+  CHECK_RC(bitbytes_mask_to_indices(mask, 4, 0, out, 16, NULL),
+           BITBYTES_ERR_NULL_ARGUMENT);
+  CHECK_RC(bitbytes_mask_to_indices(mask, 4, UINT32_MAX - 2, out, 16, &count),
+           BITBYTES_ERR_INDEX_OVERFLOW);
+  CHECK_RC(bitbytes_mask_to_indices(mask, 4, 0, out, 1, &count),
+           BITBYTES_ERR_OUTPUT_TOO_SHORT);
+  CHECK_RC(bitbytes_count_selected(NULL, 2, NULL, 0, 0, 9, false, &count),
+           BITBYTES_ERR_NULL_VALUES);
+  CHECK_RC(bitbytes_count_selected(values, 2, NULL, 2, 0, 9, false, &count),
+           BITBYTES_ERR_NULL_VALIDITY);
+  CHECK_RC(bitbytes_count_selected(values, 2, validity, 2, 0, 9, false, NULL),
+           BITBYTES_ERR_NULL_ARGUMENT);
+  CHECK_RC(bitbytes_count_selected(values, 2, validity, 2, 1, 16, false, &count),
+           BITBYTES_ERR_VALUES_TOO_SHORT);
+  CHECK_RC(bitbytes_count_selected_offsets(values, 2, 0, validity, 2, SIZE_MAX,
+                                           9, false, &count),
+           BITBYTES_ERR_OVERFLOW);
+  CHECK_RC(bitbytes_mask_count(NULL, 4, &count), BITBYTES_ERR_NULL_INPUT);
+  CHECK_RC(bitbytes_mask_count(mask, 4, NULL), BITBYTES_ERR_NULL_ARGUMENT);
+  NOTHING_WRITTEN();
+
+  /* NULL with length 0 is empty; the last fitting base works. */
+  CHECK_RC(bitbytes_unpack_indices(NULL, 0, NULL, 0, 0, 0, true, UINT32_MAX,
+                                   NULL, 0, &count),
+           BITBYTES_OK);
+  CHECK(count == 0, "empty count %zu", count);
+  count = NO_COUNT;
+  CHECK_RC(bitbytes_mask_to_indices(NULL, 0, UINT32_MAX, NULL, 0, &count),
+           BITBYTES_OK);
+  CHECK(count == 0, "empty mask count %zu", count);
+  CHECK_RC(bitbytes_mask_count(NULL, 0, &count), BITBYTES_OK);
+  CHECK(count == 0, "empty mask_count %zu", count);
+  CHECK_RC(bitbytes_unpack_indices(values, 2, validity, 2, 0, 9, false,
+                                   UINT32_MAX - 8, out, 4, &count),
+           BITBYTES_OK);
+  CHECK(count == 4 && out[0] == UINT32_MAX - 7 && out[3] == UINT32_MAX &&
+            out[4] == GUARD_IDX,
+        "top base: count %zu", count);
+#undef NOTHING_WRITTEN
+}
+
 static void test_version(void) {
   CHECK(strcmp(bitbytes_version(), BITBYTES_VERSION) == 0,
         "library %s, header %s", bitbytes_version(), BITBYTES_VERSION);
@@ -299,6 +612,13 @@ static void test_kernel_name(void) {
             strcmp(name, "avx2") == 0 || strcmp(name, "avx512bw") == 0,
         "kernel %s", name);
   printf("kernel: %s\n", name);
+  const char *idx = bitbytes_indices_kernel_name();
+  CHECK(idx != NULL, "NULL indices kernel name");
+  if (idx == NULL) return;
+  CHECK(strcmp(idx, "portable") == 0 || strcmp(idx, "avx2") == 0 ||
+            strcmp(idx, "avx512vbmi2") == 0,
+        "indices kernel %s", idx);
+  printf("indices kernel: %s\n", idx);
 }
 
 /* ---- A hand-built Arrow array ---------------------------------------- */
@@ -478,6 +798,9 @@ int main(void) {
       {"unpack_against_loop", test_unpack_against_loop},
       {"pack_against_loop", test_pack_against_loop},
       {"errors_write_nothing", test_errors_write_nothing},
+      {"indices_against_loop", test_indices_against_loop},
+      {"mask_indices_against_loop", test_mask_indices_against_loop},
+      {"indices_errors", test_indices_errors},
       {"messages", test_messages},
       {"kernel_name", test_kernel_name},
       {"version", test_version},

@@ -27,11 +27,38 @@ lib.bitbytes_unpack_arrow.argtypes = [
     ctypes.c_size_t,
 ]
 lib.bitbytes_unpack_arrow.restype = ctypes.c_int
+lib.bitbytes_unpack_indices.argtypes = [
+    ctypes.c_void_p,  # values
+    ctypes.c_size_t,
+    ctypes.c_void_p,  # validity (may be NULL)
+    ctypes.c_size_t,
+    ctypes.c_size_t,  # bit_offset
+    ctypes.c_size_t,  # len
+    ctypes.c_bool,  # negate
+    ctypes.c_uint32,  # base
+    ctypes.c_void_p,  # uint32_t *out
+    ctypes.c_size_t,  # out_cap
+    ctypes.POINTER(ctypes.c_size_t),  # count
+]
+lib.bitbytes_unpack_indices.restype = ctypes.c_int
+lib.bitbytes_count_selected.argtypes = lib.bitbytes_unpack_indices.argtypes[:7] + [
+    ctypes.POINTER(ctypes.c_size_t)
+]
+lib.bitbytes_count_selected.restype = ctypes.c_int
+lib.bitbytes_mask_to_indices.argtypes = [
+    ctypes.c_void_p,
+    ctypes.c_size_t,
+    ctypes.c_uint32,
+    ctypes.c_void_p,
+    ctypes.c_size_t,
+    ctypes.POINTER(ctypes.c_size_t),
+]
+lib.bitbytes_mask_to_indices.restype = ctypes.c_int
 lib.bitbytes_strerror.argtypes = [ctypes.c_int]
 lib.bitbytes_strerror.restype = ctypes.c_char_p
 
 # The codes of capi/include/bitbytes.h that this test expects.
-OK, OUTPUT_TOO_SHORT, ARROW_RELEASED, ARROW_FORMAT = 0, -1, -20, -21
+OK, OUTPUT_TOO_SHORT, INDEX_OVERFLOW, ARROW_RELEASED, ARROW_FORMAT = 0, -1, -6, -20, -21
 SENTINEL = 0xA5
 
 
@@ -63,6 +90,31 @@ class Exported:
             self.array_ptr, self.schema_ptr, negate, out, out_len
         )
         return rc, bytes(out)
+
+
+    def indices(self, negate, base, out_cap=None):
+        """bitbytes_unpack_indices on the exported array's own buffers, as a
+        C engine holding the ArrowArray would call it: bit offset
+        `array->offset`, `length` rows, ceil((offset + length) / 8) bytes per
+        buffer, no validity when null_count is 0. Returns (rc, count, the
+        whole output with its sentinel slots)."""
+        a = self.c_array
+        offset, length = a.offset, a.length
+        nbytes = (offset + length + 7) // 8
+        values = int(ffi.cast("uintptr_t", a.buffers[1]))
+        validity = int(ffi.cast("uintptr_t", a.buffers[0])) if a.null_count != 0 else 0
+        cap = length if out_cap is None else out_cap
+        out = (ctypes.c_uint32 * (cap + 4))(*([SENTINEL32] * (cap + 4)))
+        count = ctypes.c_size_t(NO_COUNT)
+        rc = lib.bitbytes_unpack_indices(
+            values, nbytes, validity or None, nbytes if validity else 0,
+            offset, length, negate, base, out, cap, ctypes.byref(count),
+        )
+        return rc, count.value, list(out)
+
+
+SENTINEL32 = 0xA5A5A5A5
+NO_COUNT = 0xC0FFEE
 
 
 def unpack_arrow(array, negate):
@@ -189,6 +241,68 @@ def in_and_not_in_through_is_in():
     assert unpack_arrow(member([]), False) == [0, 0, 0, 0]
     assert unpack_arrow(member([]), True) == [1, 1, 1, 0]
     assert unpack_arrow(member([2, 5]), True) == [1, 0, 1, 0]
+
+
+@test
+def indices_from_an_exported_comparison():
+    """Selection vectors from the buffers of an exported `pc.less` result,
+    against pyarrow's `indices_nonzero` and the column itself; then
+    bitbytes_unpack_arrow's byte mask back to the same indices through
+    bitbytes_mask_to_indices."""
+    rng = random.Random(5)
+    column = pa.array(
+        [None if rng.random() < 0.1 else rng.randrange(-1000, 1000) for _ in range(50_021)],
+        pa.int64(),
+    )
+    for col in (column, column.slice(3, 40_000), column.slice(64, 1000), column.slice(29, 0)):
+        values = col.to_pylist()
+        for threshold in (17, -2000, 2000):  # about half, none, all selected
+            mask = pc.less(col, threshold)
+            for negate in (False, True):
+                # indices_nonzero skips nulls, as bitbytes does (invert keeps them null).
+                selected = pc.invert(mask) if negate else mask
+                want = pc.indices_nonzero(selected).to_pylist()
+                keep = (lambda x: x >= threshold) if negate else (lambda x: x < threshold)
+                assert want == [i for i, x in enumerate(values) if x is not None and keep(x)]
+                n = len(want)
+                with Exported(mask) as e:
+                    base = 1000
+                    rc, count, out = e.indices(negate, base)
+                    assert rc == OK and count == n, (rc, count, n)
+                    assert out[:n] == [base + i for i in want]
+                    assert out[n:] == [SENTINEL32] * (len(out) - n), "wrote past count"
+                    # out_cap == count exactly, and the last base that fits.
+                    top = 2**32 - max(len(mask), 1)
+                    rc, count, out = e.indices(negate, top, out_cap=n)
+                    assert rc == OK and count == n and out[:n] == [top + i for i in want]
+                    assert out[n:] == [SENTINEL32] * 4
+                    if n:
+                        rc, count, out = e.indices(negate, 0, out_cap=n - 1)
+                        assert rc == OUTPUT_TOO_SHORT and count == NO_COUNT
+                        assert out == [SENTINEL32] * (n + 3), "a short output was written"
+                    if len(mask) >= 2:
+                        rc, count, out = e.indices(negate, top + 1)
+                        assert rc == INDEX_OVERFLOW and count == NO_COUNT
+                        assert b"uint32_t" in lib.bitbytes_strerror(rc)
+                    # The same count without an output.
+                    c = ctypes.c_size_t(NO_COUNT)
+                    a = e.c_array
+                    nbytes = (a.offset + a.length + 7) // 8
+                    validity = int(ffi.cast("uintptr_t", a.buffers[0])) if a.null_count else 0
+                    rc = lib.bitbytes_count_selected(
+                        int(ffi.cast("uintptr_t", a.buffers[1])), nbytes,
+                        validity or None, nbytes if validity else 0,
+                        a.offset, a.length, negate, ctypes.byref(c),
+                    )
+                    assert rc == OK and c.value == n
+                # The byte mask of the same array, back to indices.
+                byte_mask = bytes(unpack_arrow(mask, negate))
+                out = (ctypes.c_uint32 * max(n, 1))()
+                c = ctypes.c_size_t(NO_COUNT)
+                rc = lib.bitbytes_mask_to_indices(
+                    byte_mask, len(byte_mask), 7, out, n, ctypes.byref(c)
+                )
+                assert rc == OK and c.value == n and list(out)[:n] == [7 + i for i in want]
 
 
 @test
