@@ -1,14 +1,18 @@
-//! Filters a 1 Mi-row `RecordBatch` with three Paimon-style predicate leaves
+//! Filters a 1 Mi-row `RecordBatch` with four Paimon-style predicate leaves
 //! and ANDs their byte masks:
 //!
 //! ```text
-//! city IN ('Paris', 'Oslo', 'Lima')  AND  price < 50.0  AND  id NOT IN (...1,000 ids)
+//! city IN ('Paris', 'Oslo', 'Lima')  AND  price BETWEEN 10.0 AND 50.0
+//!   AND  id NOT IN (...1,000 ids)  AND  name STARTS WITH 'Ka'
 //! ```
 //!
-//! Each leaf is timed next to the baseline it replaces: the arrow-ord kernel
-//! followed by a per-row `is_null` / `value` loop (for the short IN list, the
-//! OR of `eq` kernels and then that loop; for the 1,000-id NOT IN, which has
-//! no arrow-rs kernel, a per-row loop probing a `std` `HashSet`).
+//! and shows `price < 50.0` and `name LIKE 'K_r%'` on their own. Each leaf is
+//! timed next to the baseline it replaces: the arrow-rs kernels followed by a
+//! per-row `is_null` / `value` loop (for the short IN list, the OR of `eq`
+//! kernels and then that loop; for Between, `gt_eq` AND `lt_eq`; for the
+//! 1,000-id NOT IN, which has no arrow-rs kernel, a per-row loop probing a
+//! `std` `HashSet`; for Like, arrow-string's `like`, whose `_` is not Java's
+//! but agrees on these names).
 //!
 //! `cargo run --release --features arrow --example filter_batch`
 
@@ -20,7 +24,7 @@ use arrow_array::{
 };
 use arrow_ord::cmp;
 use bitbytes::arrow::{
-    CompareOp, LeafFunction, MultiLiteralsLeafFunction, NullFalseLeafBinaryFunction,
+    CompareOp, Function, LeafFunction, MultiLiteralsLeafFunction, NullFalseLeafBinaryFunction,
 };
 use std::collections::HashSet;
 use std::error::Error;
@@ -35,6 +39,9 @@ const ROWS: usize = 1 << 20;
 const CITIES: [&str; 8] = [
     "Paris", "Oslo", "Lima", "Tokyo", "Cairo", "Quito", "Perth", "Dakar",
 ];
+const NAMES: [&str; 8] = [
+    "Karin", "Kai", "Mara", "Kerstin", "Ola", "Kurt", "Ines", "Karl",
+];
 
 fn batch() -> Result<RecordBatch, Box<dyn Error>> {
     let mut rng = XorShift::new(0x2545_f491_4f6c_dd1d);
@@ -48,10 +55,17 @@ fn batch() -> Result<RecordBatch, Box<dyn Error>> {
             (r % 20 != 0).then(|| (r >> 16) as f64 % 10_000.0 / 100.0)
         })
         .collect();
+    let name: StringArray = (0..ROWS)
+        .map(|i| {
+            let r = next();
+            (r % 50 != 0).then(|| format!("{}{}", NAMES[(r >> 8) as usize % 8], i % 1000))
+        })
+        .collect();
     Ok(RecordBatch::try_from_iter([
         ("id", Arc::new(id) as ArrayRef),
         ("city", Arc::new(city) as ArrayRef),
         ("price", Arc::new(price) as ArrayRef),
+        ("name", Arc::new(name) as ArrayRef),
     ])?)
 }
 
@@ -112,7 +126,12 @@ fn report(name: &str, leaf: Duration, baseline: Duration, selected: usize) {
 
 fn main() -> Result<(), Box<dyn Error>> {
     let batch = batch()?;
-    let (id, city, price) = (batch.column(0), batch.column(1), batch.column(2));
+    let (id, city, price, name) = (
+        batch.column(0),
+        batch.column(1),
+        batch.column(2),
+        batch.column(3),
+    );
     println!("{} rows", batch.num_rows());
 
     // city IN ('Paris', 'Oslo', 'Lima'): the dictionary values are tested once.
@@ -134,6 +153,54 @@ fn main() -> Result<(), Box<dyn Error>> {
     assert_eq!(price_mask, base);
     report("price < 50.0", t_leaf, t_base, count(&price_mask));
 
+    // price BETWEEN 10.0 AND 50.0: one fused pass.
+    let bounds = Float64Array::from(vec![10.0, 50.0]);
+    let (price_mask, t_leaf) = time(|| Function::Between.test(price, &bounds));
+    let price_mask = price_mask?;
+    let (base, t_base) = time(|| {
+        let lo = cmp::gt_eq(price, &Scalar::new(Float64Array::from(vec![10.0]))).expect("gt_eq");
+        let hi = cmp::lt_eq(price, &Scalar::new(&fifty)).expect("lt_eq");
+        per_row(
+            &BooleanArray::new(lo.values() & hi.values(), lo.nulls().cloned()),
+            false,
+        )
+    });
+    assert_eq!(price_mask, base);
+    report(
+        "price BETWEEN 10 AND 50",
+        t_leaf,
+        t_base,
+        count(&price_mask),
+    );
+
+    // name STARTS WITH 'Ka': arrow-string's kernel, then bytes.
+    let ka = StringArray::from(vec!["Ka"]);
+    let (name_mask, t_leaf) = time(|| Function::StartsWith.test(name, &ka));
+    let name_mask = name_mask?;
+    let (base, t_base) = time(|| {
+        per_row(
+            &arrow_string::like::starts_with(name, &Scalar::new(&ka)).expect("starts_with"),
+            false,
+        )
+    });
+    assert_eq!(name_mask, base);
+    report("name STARTS WITH 'Ka'", t_leaf, t_base, count(&name_mask));
+
+    // name LIKE 'K_r%': Java's Like, run by the crate's matcher (no regex).
+    let pattern = StringArray::from(vec!["K_r%"]);
+    let (like_mask, t_leaf) = time(|| Function::Like.test(name, &pattern));
+    let like_mask = like_mask?;
+    // The baseline: arrow-string's `like` and the row loop. Its `_` also
+    // matches line terminators (Java's does not); these names have none.
+    let (base, t_base) = time(|| {
+        per_row(
+            &arrow_string::like::like(name, &Scalar::new(&pattern)).expect("like"),
+            false,
+        )
+    });
+    assert_eq!(like_mask, base);
+    report("name LIKE 'K_r%'", t_leaf, t_base, count(&like_mask));
+
     // id NOT IN (1,000 ids): the hash-set strategy.
     let ids: Int64Array = (0..1000i64).map(|i| i * 1009).collect();
     let not_in = MultiLiteralsLeafFunction::new(true);
@@ -143,14 +210,15 @@ fn main() -> Result<(), Box<dyn Error>> {
     assert_eq!(id_mask, base);
     report("id NOT IN (1,000 ids)", t_leaf, t_base, count(&id_mask));
 
-    // AND of the three byte masks.
+    // AND of the four byte masks.
     let selected: Vec<u8> = city_mask
         .iter()
         .zip(&price_mask)
         .zip(&id_mask)
-        .map(|((a, b), c)| a & b & c)
+        .zip(&name_mask)
+        .map(|(((a, b), c), d)| a & b & c & d)
         .collect();
-    println!("{:<24} {:>8} rows", "all three (AND)", count(&selected));
+    println!("{:<24} {:>8} rows", "all four (AND)", count(&selected));
     Ok(())
 }
 

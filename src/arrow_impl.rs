@@ -14,10 +14,23 @@
 //! - [`NullFalseLeafBinaryFunction`]: `=`, `<>`, `<`, `<=`, `>`, `>=` of a
 //!   column against one literal, through the arrow-ord kernels.
 //! - [`MultiLiteralsLeafFunction`]: `IN` / `NOT IN` a list of literals, by OR of
-//!   `eq` bitmaps for short lists and by a hash set for long ones
-//!   ([`InStrategy`], [`IN_HASH_MIN_LITERALS`]).
+//!   `eq` bitmaps for short lists and by a set for long ones (a bitmap over
+//!   the literals' range for close integers, a flat hash table otherwise;
+//!   [`InStrategy`], [`IN_HASH_MIN_LITERALS`]).
 //! - [`selection_indices`]: a `BooleanArray` to the `UInt32Array` of its
 //!   selected rows, for arrow-select's `take`.
+//! - [`Function`]: Paimon's whole leaf set in one enum: IsNull, IsNotNull,
+//!   IsNaN, the comparisons, In / NotIn, Between / NotBetween, StartsWith,
+//!   EndsWith, Contains, Like and their `Not…` forms, with
+//!   [`Function::validate`] to check literals against a column type before
+//!   any data is read.
+//!
+//! One file per family under `src/arrow/`: `function.rs` (the enum, literal
+//! checks, dispatch), `null_tests.rs`, `compare.rs`, `in_list.rs` (with
+//! `set.rs`, `range_set.rs`, `u64_set.rs`), `between.rs`, `strings.rs`,
+//! `like.rs` (Like's parser and matcher); `order.rs` holds Java's float order
+//! and its one-pass kernels, `logical.rs` the dictionary / run-end mapping,
+//! `boolean.rs` the bitmap-to-bytes step.
 //!
 //! # Semantics (as in Paimon)
 //!
@@ -26,9 +39,13 @@
 //! nothing; a missing literal, or a literal whose type differs from the
 //! column's value type (the dictionary's value type for a dictionary column),
 //! is an [`ArrowError::InvalidArgumentError`](arrow_schema::ArrowError), never a
-//! panic. Floats compare in the IEEE 754 total order (`f64::total_cmp`, as
-//! Java's `Double.compare`): `-0.0 < +0.0`, NaN equals NaN and is above
-//! `+inf`. IN skips null literals; NOT IN with a null literal selects nothing.
+//! panic. Floats compare as Java's `Double.compare`, in every function
+//! (comparisons, IN / NOT IN, Between): `-0.0 < +0.0`, and every NaN, whatever
+//! its sign bit or payload, is one value equal to every other NaN and above
+//! `+inf` (arrow-ord's IEEE totalOrder puts a negative NaN below `-inf`, so
+//! floats run a kernel of this crate). IN skips null literals; NOT IN with a
+//! null literal selects nothing. IsNull is the only function that selects a
+//! null row.
 //!
 //! # Examples
 //!
@@ -48,6 +65,12 @@
 //!
 //! let not_in = MultiLiteralsLeafFunction::new(true);
 //! assert_eq!(not_in.test(&column, &Int64Array::from(vec![2, 5]))?, [1, 0, 1, 0]);
+//!
+//! use arrow_array::StringArray;
+//! use bitbytes::arrow::Function;
+//! let names = StringArray::from(vec![Some("apple"), Some("banana"), None]);
+//! assert_eq!(Function::Contains.test(&names, &StringArray::from(vec!["an"]))?, [0, 1, 0]);
+//! assert_eq!(Function::Between.test(&column, &Int64Array::from(vec![2, 3]))?, [0, 1, 1, 0]);
 //! # Ok::<(), arrow_schema::ArrowError>(())
 //! ```
 
@@ -56,23 +79,40 @@ use arrow_schema::ArrowError;
 use std::vec;
 use std::vec::Vec;
 
+#[path = "arrow/between.rs"]
+mod between;
 #[path = "arrow/boolean.rs"]
 mod boolean;
 #[path = "arrow/compare.rs"]
 mod compare;
+#[path = "arrow/function.rs"]
+mod function;
 #[path = "arrow/in_list.rs"]
 mod in_list;
+#[path = "arrow/like.rs"]
+mod like;
 #[path = "arrow/literals.rs"]
 mod literals;
+#[path = "arrow/logical.rs"]
+mod logical;
+#[path = "arrow/null_tests.rs"]
+mod null_tests;
+#[path = "arrow/order.rs"]
+mod order;
+#[path = "arrow/range_set.rs"]
+mod range_set;
 #[path = "arrow/selection.rs"]
 mod selection;
 #[path = "arrow/set.rs"]
 mod set;
+#[path = "arrow/strings.rs"]
+mod strings;
 #[path = "arrow/u64_set.rs"]
 mod u64_set;
 
 pub use boolean::{boolean_array_to_bytes, unpack_boolean_array};
 pub use compare::{CompareOp, NullFalseLeafBinaryFunction};
+pub use function::Function;
 pub use in_list::{InStrategy, MultiLiteralsLeafFunction, IN_HASH_MIN_LITERALS};
 pub use selection::selection_indices;
 

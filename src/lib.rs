@@ -130,11 +130,13 @@
 //!   [`MutableBitmap`]).
 //! - `arrow`: the [`arrow`] module: `BooleanArray` to bytes
 //!   ([`arrow::unpack_boolean_array`]) and Apache Paimon's predicate leaf
-//!   functions (comparisons, IN / NOT IN) over arrow-rs arrays, one byte per
-//!   row; [`arrow::selection_indices`], a `BooleanArray` to the `UInt32Array`
-//!   of its selected rows; and `From<BitmapBuilder>` / `From<MutableBitmap>` for arrow-buffer's
-//!   `BooleanBuffer` and `NullBuffer`, without copying. Implies `std`; depends
-//!   on arrow-array, arrow-buffer, arrow-ord and arrow-schema (60.x).
+//!   functions ([`arrow::Function`]: null tests, IsNaN, comparisons, IN / NOT
+//!   IN, Between, the string functions and Like) over arrow-rs arrays, one
+//!   byte per row; [`arrow::selection_indices`], a `BooleanArray` to the
+//!   `UInt32Array` of its selected rows; and `From<BitmapBuilder>` /
+//!   `From<MutableBitmap>` for arrow-buffer's `BooleanBuffer` and
+//!   `NullBuffer`, without copying. Implies `std`; depends on arrow-array,
+//!   arrow-buffer, arrow-ord, arrow-schema and arrow-string (60.x).
 //!
 //! Without default features the crate is `#![no_std]` and never allocates:
 //! every function writes into slices the caller owns.

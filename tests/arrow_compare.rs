@@ -7,20 +7,8 @@ mod common;
 use arrow_array::*;
 use arrow_buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
 use bitbytes::arrow::{CompareOp, LeafFunction, NullFalseLeafBinaryFunction};
-use common::{all_cases, invalid_argument, slices, Case};
-use std::cmp::Ordering;
+use common::{all_cases, holds, invalid_argument, slices, Case};
 use std::sync::Arc;
-
-fn holds(op: CompareOp, ord: Ordering) -> bool {
-    match op {
-        CompareOp::Equal => ord == Ordering::Equal,
-        CompareOp::NotEqual => ord != Ordering::Equal,
-        CompareOp::LessThan => ord == Ordering::Less,
-        CompareOp::LessOrEqual => ord != Ordering::Greater,
-        CompareOp::GreaterThan => ord == Ordering::Greater,
-        CompareOp::GreaterOrEqual => ord != Ordering::Less,
-    }
-}
 
 fn reference(case: &dyn Case, offset: usize, len: usize, op: CompareOp, lit: usize) -> Vec<u8> {
     (offset..offset + len)

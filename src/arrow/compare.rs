@@ -3,14 +3,21 @@
 //!
 //! The arrow-ord kernel compares the column with `literals[0]` as a
 //! [`Scalar`] and returns a bitmap; [`unpack_bits`] spreads it to bytes with
-//! the column's nulls as `0`.
+//! the column's nulls as `0`. Floats are the exception: arrow-ord orders them
+//! by the IEEE totalOrder, Paimon by Java's `Double.compare` (every NaN one
+//! value above `+inf`), so float columns (and dictionaries and run-end
+//! encodings of them) use the one-pass key kernel of [`order`](super::order).
 
 use super::boolean::unpack_bits;
 use super::literals::{check, invalid};
-use super::LeafFunction;
-use arrow_array::{Array, BooleanArray, Datum, Scalar};
+use super::logical::per_value;
+use super::{order, LeafFunction};
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float16Type, Float32Type, Float64Type};
+use arrow_array::{Array, ArrayRef, BooleanArray, Datum, Scalar};
+use arrow_buffer::BooleanBuffer;
 use arrow_ord::cmp;
-use arrow_schema::ArrowError;
+use arrow_schema::{ArrowError, DataType};
 
 /// A comparison operator of [`NullFalseLeafBinaryFunction`].
 ///
@@ -81,8 +88,9 @@ impl CompareOp {
 /// The column may be any type the arrow-ord comparison kernels support
 /// (primitive, decimal, temporal, boolean, every string and binary layout,
 /// dictionary and run-end encoded); the literal must have the column's value
-/// type. Floats compare in the IEEE 754 total order: `-0.0 < +0.0`, NaN
-/// equals NaN and is above `+inf`.
+/// type. Floats compare as Java's `Double.compare`: `-0.0 < +0.0`, and every
+/// NaN (any sign, any payload) is one value, equal to every other NaN and
+/// above `+inf`.
 ///
 /// # Examples
 ///
@@ -95,6 +103,10 @@ impl CompareOp {
 /// assert_eq!(eq_zero.test(&column, &Float64Array::from(vec![0.0]))?, [0, 1, 0, 0]);
 /// let gt_inf = NullFalseLeafBinaryFunction::new(CompareOp::GreaterThan);
 /// assert_eq!(gt_inf.test(&column, &Float64Array::from(vec![f64::INFINITY]))?, [0, 0, 1, 0]);
+/// // A NaN with the sign bit set is still NaN: above +inf, equal to NaN.
+/// let nans = Float64Array::from(vec![f64::NAN, -f64::NAN, f64::INFINITY]);
+/// assert_eq!(gt_inf.test(&nans, &Float64Array::from(vec![f64::INFINITY]))?, [1, 1, 0]);
+/// assert_eq!(eq_zero.test(&nans, &Float64Array::from(vec![f64::NAN]))?, [1, 1, 0]);
 /// // A null literal selects nothing.
 /// let null = Float64Array::from(vec![None::<f64>]);
 /// assert_eq!(gt_inf.negate().test(&column, &null)?, [0, 0, 0, 0]);
@@ -142,12 +154,70 @@ impl LeafFunction for NullFalseLeafBinaryFunction {
             out.fill(0);
             return Ok(());
         }
-        let literal = Scalar::new(literals.slice(0, 1));
-        let result = self.op.kernel(column, &literal)?;
-        unpack_bits(result.values(), result.nulls(), false, out).map_err(invalid)
+        let bits = compare_bits(column, self.op, &literals.slice(0, 1))?;
+        unpack_bits(&bits, column.logical_nulls().as_ref(), false, out).map_err(invalid)
     }
 
     fn negate(&self) -> Self {
         Self::new(self.op.negate())
     }
+}
+
+/// `column <op> literal` (a one-row, non-null array of the column's value
+/// type), one bit per row; bits of null rows are unspecified.
+pub(crate) fn compare_bits(
+    column: &dyn Array,
+    op: CompareOp,
+    literal: &ArrayRef,
+) -> Result<BooleanBuffer, ArrowError> {
+    if is_float(super::literals::value_type(column.data_type())) {
+        return per_value(column, &mut |values| {
+            float_compare(values, op, literal.as_ref())
+        });
+    }
+    // Dictionaries and run-end encodings are unwrapped here, not by arrow-ord:
+    // the same mapping as every other kernel, and arrow-ord 60.1 overflows
+    // (a panic in debug builds) expanding some sliced run-end encoded columns.
+    per_value(column, &mut |values| {
+        Ok(op.kernel(values, &Scalar::new(literal))?.values().clone())
+    })
+}
+
+/// Whether `t` is a float type, whose order is Java's and not arrow-ord's.
+pub(crate) fn is_float(t: &DataType) -> bool {
+    matches!(t, DataType::Float16 | DataType::Float32 | DataType::Float64)
+}
+
+/// The Java-order comparison of a flat float array with `literal[0]`.
+fn float_compare(
+    values: &dyn Array,
+    op: CompareOp,
+    literal: &dyn Array,
+) -> Result<BooleanBuffer, ArrowError> {
+    let mismatch = || {
+        ArrowError::InvalidArgumentError(std::format!(
+            "literal type {} does not match column value type {}",
+            literal.data_type(),
+            values.data_type()
+        ))
+    };
+    macro_rules! float {
+        ($t:ty) => {{
+            let literal = literal.as_primitive_opt::<$t>().ok_or_else(mismatch)?;
+            if literal.is_empty() {
+                return Err(mismatch());
+            }
+            order::compare(values.as_primitive::<$t>().values(), op, literal.value(0))
+        }};
+    }
+    Ok(match values.data_type() {
+        DataType::Float16 => float!(Float16Type),
+        DataType::Float32 => float!(Float32Type),
+        DataType::Float64 => float!(Float64Type),
+        t => {
+            return Err(ArrowError::InvalidArgumentError(std::format!(
+                "not a float column: {t}"
+            )))
+        }
+    })
 }

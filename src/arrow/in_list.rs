@@ -6,36 +6,41 @@
 //!
 //! - **OR of `eq`**: one arrow-ord `eq` pass per literal, its bitmap OR-ed into
 //!   an accumulator a `u64` word at a time. Cheapest for a few literals.
-//! - **Hash set** ([`set`](super::set)): the literals in a hash set
-//!   specialised per physical type, one lookup per row, results packed 64 rows
-//!   per word. Cost independent of the list length.
+//! - **Hash set** ([`set`](super::set)): the literals in a set specialised
+//!   per physical type (a bitmap over their range for close integers, a flat
+//!   hash table otherwise), one lookup per row, results packed 64 rows per
+//!   word. Cost nearly independent of the list length.
 //!
 //! A dictionary column is tested on its dictionary values once, and the
-//! result is mapped through the keys. Then [`unpack_bits`] applies the
-//! column's nulls and `negate` on the way to bytes.
+//! result is mapped through the keys (run-end encoded columns likewise,
+//! through their runs). Then [`unpack_bits`] applies the column's nulls and
+//! `negate` on the way to bytes. Floats compare in Java's order on both
+//! paths: every NaN equals every other NaN, `-0.0` differs from `+0.0`.
 
 use super::boolean::unpack_bits;
-use super::literals::{check, invalid};
+use super::compare::{compare_bits, CompareOp};
+use super::literals::{check, invalid, value_type};
+use super::logical::per_value;
 use super::{set, LeafFunction};
-use arrow_array::cast::AsArray;
-use arrow_array::{downcast_integer_array, Array, Scalar};
-use arrow_buffer::{ArrowNativeType, BooleanBuffer, Buffer};
-use arrow_ord::cmp;
+use arrow_array::Array;
+use arrow_buffer::{BooleanBuffer, Buffer};
 use arrow_schema::ArrowError;
 use std::format;
 use std::vec;
 
 /// With [`InStrategy::Auto`], lists with at least this many non-null literals
-/// use the hash set, shorter ones the OR of `eq` bitmaps.
+/// use the set, shorter ones the OR of `eq` bitmaps.
 ///
 /// Measured with `cargo bench --features arrow --bench arrow`, group
-/// `in_crossover` (1 Mi rows of Int64, 10% nulls, AMD EPYC (CPUID family 23), 2 shared
-/// cores, 2026-11-29, the run quoted in the README). OR-of-`eq` grows by
-/// about one `eq` pass (about one `lt` kernel pass, 1.3 ms) per literal:
-/// 1.76 / 3.23 / 6.46 / 12.5 / 92.0 ms for 1 / 2 / 4 / 8 / 64 literals. The
-/// hash set is nearly flat: 4.22 / 4.43 / 4.86 / 5.72 / 7.34 ms, and 8.36 ms
-/// for 1,000. OR-of-`eq` wins at 1 and 2 and loses from 4 on (an earlier run
-/// tied at 4); busier runs moved both sides but never the order.
+/// `in_crossover` (1 Mi rows of Int64, 10% nulls, literals `i * 7919`, so the
+/// set is a range bitmap; AMD EPYC family 25 model 17 (Zen 4), 2 shared cores,
+/// 2026-11-30, the run quoted in the README). OR-of-`eq` grows by about one
+/// `eq` pass per literal: 1.05 / 2.33 / 2.02 / 7.45 / 32.0 ms for 1 / 2 / 4 /
+/// 8 / 64 literals. The set is nearly flat: 2.07 / 2.60 / 2.78 / 3.04 / 4.66
+/// ms. OR-of-`eq` wins at 1 and 2; at 4 it won this run and lost the one
+/// before (7.3 against 5.5 ms); from 8 on the set wins by 2.5x and more. The
+/// earlier measurement on a family 23 EPYC (2026-11-29) put the crossover
+/// between 2 and 4 as well.
 pub const IN_HASH_MIN_LITERALS: usize = 4;
 
 /// How [`MultiLiteralsLeafFunction`] computes set membership. Every strategy
@@ -63,9 +68,12 @@ pub enum InStrategy {
     Auto,
     /// One arrow-ord `eq` pass per non-null literal, OR-ed a word at a time.
     OrOfEq,
-    /// A hash set of the literals. Types without a hash specialisation
-    /// (intervals are hashed; fixed-size binary, run-end encoded and nested
-    /// types are not) fall back to [`OrOfEq`](InStrategy::OrOfEq).
+    /// A set of the literals: for integer and temporal columns a bitmap over
+    /// the literals' range when it is small, else a flat hash table behind a
+    /// filter bitmap; a hash set for the other types. Types without a set
+    /// specialisation (fixed-size binary and nested types; intervals are
+    /// hashed) fall back to [`OrOfEq`](InStrategy::OrOfEq). Dictionary and
+    /// run-end encoded columns test their stored values.
     Hash,
 }
 
@@ -81,11 +89,9 @@ pub enum InStrategy {
 /// | non-null | empty list | 0 | 1 |
 ///
 /// The literals must have the column's value type (the dictionary's value
-/// type for a dictionary column). Equality is the one of the arrow-ord `eq`
-/// kernel: for floats the IEEE 754 total order, i.e. equal bit patterns, so
-/// `-0.0` and `+0.0` differ and NaN equals NaN (the same NaN bit pattern;
-/// NaNs with other payloads or signs are distinct values, as under
-/// `f64::total_cmp`).
+/// type for a dictionary column). Equality is the one of the comparisons:
+/// for floats Java's `Double.compare`, so `-0.0` and `+0.0` differ and every
+/// NaN (any sign or payload) equals every other NaN.
 ///
 /// # Examples
 ///
@@ -175,30 +181,35 @@ impl LeafFunction for MultiLiteralsLeafFunction {
 
 /// One bit per row of `column`: its value equals a non-null literal. Bits of
 /// null rows are unspecified.
-fn membership(
+pub(crate) fn membership(
     column: &dyn Array,
     literals: &dyn Array,
     non_null: usize,
     strategy: InStrategy,
 ) -> Result<BooleanBuffer, ArrowError> {
-    if let Some(dict) = column.as_any_dictionary_opt() {
-        let member = membership(dict.values().as_ref(), literals, non_null, strategy)?;
-        return map_keys(dict.keys(), &member);
-    }
     let hash = match strategy {
         InStrategy::Auto => non_null >= IN_HASH_MIN_LITERALS,
         InStrategy::OrOfEq => false,
         InStrategy::Hash => true,
     };
-    if hash {
-        if let Some(member) = set::membership(column, literals) {
-            return Ok(member);
+    // Dictionaries and run-end encodings: the membership of each stored value
+    // once, then one mapping to the rows (not one mapping per literal).
+    let hash = hash && set::supports(value_type(column.data_type()));
+    per_value(column, &mut |values| {
+        if !hash {
+            return or_of_eq(values, literals);
         }
-    }
-    or_of_eq(column, literals)
+        set::membership(values, literals).ok_or_else(|| {
+            ArrowError::InvalidArgumentError(format!(
+                "literal type {} does not match column value type {}",
+                literals.data_type(),
+                values.data_type()
+            ))
+        })
+    })
 }
 
-/// One `eq` kernel pass per non-null literal, OR-ed a `u64` word at a time.
+/// One `eq` pass per non-null literal, OR-ed a `u64` word at a time.
 fn or_of_eq(column: &dyn Array, literals: &dyn Array) -> Result<BooleanBuffer, ArrowError> {
     let len = column.len();
     let mut words = vec![0u64; len.div_ceil(64)];
@@ -207,33 +218,10 @@ fn or_of_eq(column: &dyn Array, literals: &dyn Array) -> Result<BooleanBuffer, A
         if nulls.as_ref().is_some_and(|n| n.is_null(i)) {
             continue;
         }
-        let eq = cmp::eq(&column, &Scalar::new(literals.slice(i, 1)))?;
-        let chunks = eq.values().bit_chunks();
-        for (acc, word) in words.iter_mut().zip(chunks.iter_padded()) {
+        let eq = compare_bits(column, CompareOp::Equal, &literals.slice(i, 1))?;
+        for (acc, word) in words.iter_mut().zip(eq.bit_chunks().iter_padded()) {
             *acc |= word;
         }
     }
     Ok(BooleanBuffer::new(Buffer::from_vec(words), 0, len))
-}
-
-/// Row `i` gets bit `keys[i]` of `member` (the dictionary values' result);
-/// a key out of range (possible only under a null key) gives `false`.
-fn map_keys(keys: &dyn Array, member: &BooleanBuffer) -> Result<BooleanBuffer, ArrowError> {
-    downcast_integer_array!(
-        keys => Ok(map_native_keys(keys.values(), member)),
-        t => Err(ArrowError::InvalidArgumentError(format!(
-            "unsupported dictionary key type {t}"
-        )))
-    )
-}
-
-fn map_native_keys<K: ArrowNativeType>(keys: &[K], member: &BooleanBuffer) -> BooleanBuffer {
-    // Dictionaries are small: one byte per value makes the lookup a load.
-    let mut lookup = vec![false; member.len()];
-    for (slot, bit) in lookup.iter_mut().zip(member.iter()) {
-        *slot = bit;
-    }
-    BooleanBuffer::collect_bool(keys.len(), |i| {
-        lookup.get(keys[i].as_usize()).copied().unwrap_or(false)
-    })
 }

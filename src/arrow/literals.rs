@@ -6,10 +6,11 @@ use arrow_array::Array;
 use arrow_schema::{ArrowError, DataType};
 use std::format;
 
-/// The type a literal must have for `column`: the value type of a dictionary
-/// or run-end-encoded column, the column's own type otherwise.
-pub(crate) fn value_type(column: &dyn Array) -> &DataType {
-    match column.data_type() {
+/// The type a literal must have for a column of type `column`: the value
+/// type of a dictionary or run-end-encoded column, the column's own type
+/// otherwise.
+pub(crate) fn value_type(column: &DataType) -> &DataType {
+    match column {
         DataType::Dictionary(_, value) => value,
         DataType::RunEndEncoded(_, values) => values.data_type(),
         other => other,
@@ -23,18 +24,28 @@ pub(crate) fn check(
     literals: &dyn Array,
     out: &[u8],
 ) -> Result<(), ArrowError> {
-    if out.len() < column.len() {
+    check_out(column.len(), out)?;
+    check_type(column.data_type(), literals.data_type())
+}
+
+/// `Err` unless a literal of type `literal` suits a column of type `column`.
+pub(crate) fn check_type(column: &DataType, literal: &DataType) -> Result<(), ArrowError> {
+    let want = value_type(column);
+    if literal != want {
+        return Err(ArrowError::InvalidArgumentError(format!(
+            "literal type {literal} does not match column value type {want}"
+        )));
+    }
+    Ok(())
+}
+
+/// `Err` unless `out` holds one byte per row of a `len`-row column.
+pub(crate) fn check_out(len: usize, out: &[u8]) -> Result<(), ArrowError> {
+    if out.len() < len {
         return Err(invalid(Error::OutputTooShort {
-            needed: column.len(),
+            needed: len,
             actual: out.len(),
         }));
-    }
-    let want = value_type(column);
-    let got = literals.data_type();
-    if got != want {
-        return Err(ArrowError::InvalidArgumentError(format!(
-            "literal type {got} does not match column value type {want}"
-        )));
     }
     Ok(())
 }

@@ -2,13 +2,16 @@
 //! strategy of IN / NOT IN.
 //!
 //! The non-null literals go into a set keyed by the column's native value:
-//! a flat [`U64Set`] for everything that fits in 64 bits (integers, dates,
-//! times, timestamps, durations; floats by bit pattern, which is equality
-//! under the IEEE 754 total order that the arrow-ord kernels use), a
+//! for integers, dates, times, timestamps and durations a bitmap over the
+//! literals' range when it is small ([`RangeSet`]) and a flat [`U64Set`]
+//! otherwise; for floats a [`U64Set`] of their Java-order keys (every NaN
+//! one key, `-0.0` and `+0.0` two, as Java's `Double.equals`); a
 //! `HashSet` for decimals and intervals, a pair of flags for booleans, and a
 //! `HashSet` of byte slices for every string and binary layout. Each row is one lookup;
 //! [`BooleanBuffer::collect_bool`] packs the answers 64 rows per word.
 
+use super::order::JavaOrd;
+use super::range_set::RangeSet;
 use super::u64_set::U64Set;
 use ahash::RandomState;
 use arrow_array::cast::AsArray;
@@ -67,31 +70,65 @@ pub(crate) fn membership(column: &dyn Array, literals: &dyn Array) -> Option<Boo
     }
 }
 
+/// Whether [`membership`] has a specialisation for columns of type `t`.
+pub(crate) fn supports(t: &DataType) -> bool {
+    t.is_primitive()
+        || matches!(
+            t,
+            DataType::Boolean
+                | DataType::Utf8
+                | DataType::LargeUtf8
+                | DataType::Binary
+                | DataType::LargeBinary
+                | DataType::Utf8View
+                | DataType::BinaryView
+        )
+}
+
 /// A native value type with its membership test.
 trait SetMember: Copy {
     /// One bit per value: it equals (as the `eq` kernel says) a literal.
     fn membership(values: &[Self], literals: Vec<Self>) -> BooleanBuffer;
 }
 
-/// Types that map one-to-one into a `u64` (integers of at most 64 bits and
-/// everything stored as one, floats by bit pattern) use the flat [`U64Set`].
-/// Float bit patterns are equal exactly when `total_cmp` says equal, so
-/// `-0.0 != +0.0`, and a NaN equals the same NaN.
-macro_rules! u64_member {
-    ($($t:ty => |$v:ident| $key:expr),* $(,)?) => {$(
+/// Integers of at most 64 bits (and everything stored as one) map to a `u64`
+/// one-to-one and in order (signed values with the sign bit flipped): a
+/// [`RangeSet`] when the literals span a small range, the flat [`U64Set`]
+/// otherwise.
+macro_rules! integer_member {
+    ($($t:ty => |$v:ident| $ordinal:expr),* $(,)?) => {$(
         impl SetMember for $t {
             fn membership(values: &[Self], literals: Vec<Self>) -> BooleanBuffer {
-                let key = |$v: $t| -> u64 { $key };
+                let ordinal = |$v: $t| -> u64 { $ordinal };
+                let ordinals: Vec<u64> = literals.into_iter().map(ordinal).collect();
+                match RangeSet::new(&ordinals) {
+                    Some(range) => range.members(values, ordinal),
+                    None => U64Set::new(ordinals.into_iter()).members(values, ordinal),
+                }
+            }
+        }
+    )*};
+}
+const SIGN: u64 = 1 << 63;
+integer_member!(
+    i8 => |v| i64::from(v) as u64 ^ SIGN, i16 => |v| i64::from(v) as u64 ^ SIGN,
+    i32 => |v| i64::from(v) as u64 ^ SIGN, i64 => |v| v as u64 ^ SIGN,
+    u8 => |v| u64::from(v), u16 => |v| u64::from(v), u32 => |v| u64::from(v), u64 => |v| v,
+);
+
+/// Floats by their Java-order key, which is one-to-one on the non-NaN
+/// values (so `-0.0 != +0.0`) and the same for every NaN.
+macro_rules! float_member {
+    ($($t:ty),*) => {$(
+        impl SetMember for $t {
+            fn membership(values: &[Self], literals: Vec<Self>) -> BooleanBuffer {
+                let key = |v: $t| -> u64 { i64::from(v.key()) as u64 };
                 U64Set::new(literals.into_iter().map(key)).members(values, key)
             }
         }
     )*};
 }
-u64_member!(
-    i8 => |v| v as u64, i16 => |v| v as u64, i32 => |v| v as u64, i64 => |v| v as u64,
-    u8 => |v| u64::from(v), u16 => |v| u64::from(v), u32 => |v| u64::from(v), u64 => |v| v,
-    f16 => |v| u64::from(v.to_bits()), f32 => |v| u64::from(v.to_bits()), f64 => |v| v.to_bits(),
-);
+float_member!(f16, f32, f64);
 
 /// Wider types (Decimal128, Decimal256, intervals) in a `HashSet`.
 macro_rules! hashed_member {

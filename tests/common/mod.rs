@@ -1,7 +1,8 @@
 //! Test columns for the leaf functions, with a row-by-row reference that
 //! never touches arrow: each row is `None` (null) or an index into a small
 //! domain of plain Rust values, compared with the type's own `cmp`
-//! (`total_cmp` for floats, byte order for strings and binaries).
+//! (Java's `Double.compare` for floats, written below from its definition;
+//! byte order for strings and binaries).
 #![allow(dead_code)]
 
 use arrow_array::types::Int32Type;
@@ -25,6 +26,8 @@ pub trait Case {
     fn literals(&self, list: &[Option<usize>]) -> ArrayRef;
     /// `None` for a null row, else how row `row` compares with domain value `lit`.
     fn cmp_row(&self, row: usize, lit: usize) -> Option<Ordering>;
+    /// `None` for a null row, else whether row `row` is a float NaN.
+    fn nan_row(&self, row: usize) -> Option<bool>;
 }
 
 /// Rows as domain indices, a builder for arrays of `T`, and `T`'s order.
@@ -37,6 +40,8 @@ pub struct TypedCase<T> {
     /// Encode the column as Dictionary(Int32, T), with nulls both as null
     /// keys and as valid keys pointing at a null dictionary value.
     pub dictionary: bool,
+    /// Whether a value is a float NaN.
+    pub is_nan: fn(&T) -> bool,
 }
 
 impl<T: Clone> Case for TypedCase<T> {
@@ -91,7 +96,47 @@ impl<T: Clone> Case for TypedCase<T> {
     fn cmp_row(&self, row: usize, lit: usize) -> Option<Ordering> {
         self.rows[row].map(|j| (self.cmp)(&self.domain[j], &self.domain[lit]))
     }
+    fn nan_row(&self, row: usize) -> Option<bool> {
+        self.rows[row].map(|j| (self.is_nan)(&self.domain[j]))
+    }
 }
+
+/// Whether `op` holds for a value that compares `ord` with the literal.
+pub fn holds(op: bitbytes::arrow::CompareOp, ord: Ordering) -> bool {
+    use bitbytes::arrow::CompareOp;
+    match op {
+        CompareOp::Equal => ord == Ordering::Equal,
+        CompareOp::NotEqual => ord != Ordering::Equal,
+        CompareOp::LessThan => ord == Ordering::Less,
+        CompareOp::LessOrEqual => ord != Ordering::Greater,
+        CompareOp::GreaterThan => ord == Ordering::Greater,
+        CompareOp::GreaterOrEqual => ord != Ordering::Less,
+    }
+}
+
+/// Java's `Double.compare`: every NaN is one value above `+inf`; the other
+/// values in IEEE totalOrder (`-0.0 < +0.0`).
+pub fn java_cmp(a: f64, b: f64) -> Ordering {
+    match (a.is_nan(), b.is_nan()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        (false, false) => a.total_cmp(&b),
+    }
+}
+
+/// Java's `Float.compare` (exact through `f64`, which keeps NaN-ness and
+/// every other value).
+pub fn java_cmp32(a: &f32, b: &f32) -> Ordering {
+    java_cmp(f64::from(*a), f64::from(*b))
+}
+
+/// The NaNs of the issue's table: positive, negative, and with payload 1.
+pub const NANS64: [f64; 3] = [
+    f64::NAN,
+    f64::from_bits(0xfff8_0000_0000_0000),
+    f64::from_bits(0x7ff8_0000_0000_0001),
+];
 
 #[path = "../support/xorshift.rs"]
 mod xorshift;
@@ -133,6 +178,7 @@ fn typed<T: Clone + 'static>(
         build,
         cmp,
         dictionary: false,
+        is_nan: |_| false,
     }
 }
 
@@ -145,6 +191,11 @@ const STRINGS: [&str; 7] = [
     "a string longer than twelve bytes",
     "a string longer than twelve bytez",
 ];
+
+fn nan_aware<T>(mut case: TypedCase<T>, is_nan: fn(&T) -> bool) -> TypedCase<T> {
+    case.is_nan = is_nan;
+    case
+}
 
 /// Every column type the issue lists, plus Float16, Decimal256, Time64,
 /// Duration, and dictionaries of strings and of integers.
@@ -206,39 +257,47 @@ pub fn all_cases() -> Vec<Box<dyn Case>> {
             |v| Arc::new(UInt64Array::from(v)),
             Ord::cmp,
         )),
-        Box::new(typed(
-            9,
-            "Float32",
-            vec![
-                f32::NEG_INFINITY,
-                -1.5,
-                -0.0,
-                0.0,
-                1.5,
-                f32::INFINITY,
-                f32::NAN,
-                -f32::NAN,
-                f32::MIN_POSITIVE,
-            ],
-            |v| Arc::new(Float32Array::from(v)),
-            f32::total_cmp,
+        Box::new(nan_aware(
+            typed(
+                9,
+                "Float32",
+                vec![
+                    f32::NEG_INFINITY,
+                    -1.5,
+                    -0.0,
+                    0.0,
+                    1.5,
+                    f32::INFINITY,
+                    f32::NAN,
+                    -f32::NAN,
+                    f32::from_bits(0x7fc0_0001),
+                    f32::MIN_POSITIVE,
+                ],
+                |v| Arc::new(Float32Array::from(v)),
+                java_cmp32,
+            ),
+            |v| v.is_nan(),
         )),
-        Box::new(typed(
-            10,
-            "Float64",
-            vec![
-                f64::NEG_INFINITY,
-                -1.5,
-                -0.0,
-                0.0,
-                1.5,
-                f64::INFINITY,
-                f64::NAN,
-                -f64::NAN,
-                f64::MAX,
-            ],
-            |v| Arc::new(Float64Array::from(v)),
-            f64::total_cmp,
+        Box::new(nan_aware(
+            typed(
+                10,
+                "Float64",
+                vec![
+                    f64::NEG_INFINITY,
+                    -1.5,
+                    -0.0,
+                    0.0,
+                    1.5,
+                    f64::INFINITY,
+                    NANS64[0],
+                    NANS64[1],
+                    NANS64[2],
+                    f64::MAX,
+                ],
+                |v| Arc::new(Float64Array::from(v)),
+                |a, b| java_cmp(*a, *b),
+            ),
+            |v| v.is_nan(),
         )),
         Box::new(typed(
             11,
@@ -317,24 +376,39 @@ pub fn all_cases() -> Vec<Box<dyn Case>> {
             Ord::cmp,
         )),
     ];
-    cases.push(Box::new(typed(
-        23,
-        "Float16",
-        [
-            f32::NEG_INFINITY,
-            -1.5,
-            -0.0,
-            0.0,
-            1.5,
-            f32::INFINITY,
-            f32::NAN,
-            -f32::NAN,
-        ]
-        .map(half::f16::from_f32)
-        .to_vec(),
-        |v| Arc::new(Float16Array::from(v)),
-        |a, b| a.total_cmp(b),
+    cases.push(Box::new(nan_aware(
+        typed(
+            23,
+            "Float16",
+            [
+                f32::NEG_INFINITY,
+                -1.5,
+                -0.0,
+                0.0,
+                1.5,
+                f32::INFINITY,
+                f32::NAN,
+                -f32::NAN,
+            ]
+            .map(half::f16::from_f32)
+            .to_vec(),
+            |v| Arc::new(Float16Array::from(v)),
+            |a, b| java_cmp(a.to_f64(), b.to_f64()),
+        ),
+        |v| v.is_nan(),
     )));
+    let mut dict_f64 = nan_aware(
+        typed(
+            27,
+            "Float64",
+            vec![-1.0, NANS64[1], 0.0, NANS64[2]],
+            |v| Arc::new(Float64Array::from(v)) as ArrayRef,
+            |a, b| java_cmp(*a, *b),
+        ),
+        |v| v.is_nan(),
+    );
+    dict_f64.dictionary = true;
+    cases.push(Box::new(dict_f64));
     cases.push(Box::new(typed(
         24,
         "Decimal256(40, 3)",

@@ -1,0 +1,68 @@
+//! Between and NotBetween: `lower <= x <= upper` in the comparisons' order.
+//!
+//! Primitive columns (integers, floats, decimals, temporals, intervals) run
+//! one fused pass that tests both bounds per value, in Java's order
+//! ([`order::between`]), so floats treat every NaN as one value above
+//! `+inf`. Other types (booleans, strings, binaries) AND the bitmaps of two
+//! arrow-ord passes, `>= lower` and `<= upper`. NotBetween is the negation on
+//! the non-null rows (`x < lower or x > upper`), applied on the way to bytes.
+
+use super::compare::{compare_bits, CompareOp};
+use super::literals::value_type;
+use super::logical::per_value;
+use super::order::{self, JavaOrd};
+use arrow_array::cast::AsArray;
+use arrow_array::{downcast_primitive_array, Array, ArrayRef, ArrowPrimitiveType, PrimitiveArray};
+use arrow_buffer::BooleanBuffer;
+use arrow_schema::ArrowError;
+use std::format;
+
+/// `lower <= column[i] <= upper`, one bit per row (bits of null rows
+/// unspecified). `lower` and `upper` are one-row, non-null arrays of the
+/// column's value type.
+pub(crate) fn between_bits(
+    column: &dyn Array,
+    lower: &ArrayRef,
+    upper: &ArrayRef,
+) -> Result<BooleanBuffer, ArrowError> {
+    if value_type(column.data_type()).is_primitive() {
+        return per_value(column, &mut |values| {
+            downcast_primitive_array!(
+                values => fused(values, lower.as_ref(), upper.as_ref()),
+                t => Err(ArrowError::InvalidArgumentError(format!(
+                    "Between: not a primitive column: {t}"
+                )))
+            )
+        });
+    }
+    let above = compare_bits(column, CompareOp::GreaterOrEqual, lower)?;
+    let below = compare_bits(column, CompareOp::LessOrEqual, upper)?;
+    Ok(&above & &below)
+}
+
+fn fused<T: ArrowPrimitiveType>(
+    values: &PrimitiveArray<T>,
+    lower: &dyn Array,
+    upper: &dyn Array,
+) -> Result<BooleanBuffer, ArrowError>
+where
+    T::Native: JavaOrd,
+{
+    let bound = |a: &dyn Array| {
+        a.as_primitive_opt::<T>()
+            .filter(|a| !a.is_empty())
+            .map(|a| a.value(0))
+            .ok_or_else(|| {
+                ArrowError::InvalidArgumentError(format!(
+                    "Between: bound type {} does not match column value type {}",
+                    a.data_type(),
+                    values.data_type()
+                ))
+            })
+    };
+    Ok(order::between(
+        values.values(),
+        bound(lower)?,
+        bound(upper)?,
+    ))
+}

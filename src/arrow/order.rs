@@ -1,0 +1,297 @@
+//! Java's order of values, and the one-pass kernels that compare in it.
+//!
+//! Paimon compares floats with Java's `Double.compare` / `Float.compare`:
+//! `-0.0 < +0.0`, and **every NaN is one value** above `+inf`, whatever its
+//! sign bit or payload. arrow-ord uses the IEEE 754 totalOrder instead, where
+//! a NaN with the sign bit set sorts below `-inf` and NaNs with different
+//! payloads differ. So floats do not go through arrow-ord here: each value
+//! maps to an integer [`JavaOrd::key`] (the totalOrder key, with every NaN
+//! folded onto the largest key) and the kernels compare keys: a shift, an
+//! xor, a NaN test and a select per value, all vectorised by LLVM. No repair
+//! pass, whether the column holds NaNs or not.
+//!
+//! The common case is cheaper still: against an `f32` / `f64` literal that is
+//! neither NaN nor zero, Java's order and the IEEE comparison agree on every
+//! value once `>` is written `!(x <= l)` and `>=` `!(x < l)` (a NaN row then
+//! is above the literal, and both zeros fall on the same side of it), so the
+//! kernel is one vector compare per value, as cheap as arrow-ord's totalOrder
+//! compare (bench group `float_compare`).
+//!
+//! Every other primitive type keys to itself (its native `Ord`, which is the
+//! order arrow-ord uses), so [`between`] serves them all in one pass.
+
+use super::compare::CompareOp;
+use arrow_buffer::{i256, BooleanBuffer, Buffer, IntervalDayTime, IntervalMonthDayNano};
+use half::f16;
+use std::vec::Vec;
+
+/// A native value with its key in Paimon's (Java's) order.
+pub(crate) trait JavaOrd: Copy {
+    /// Ordered like the values are in Java.
+    type Key: Ord + Copy;
+    /// The value's key.
+    fn key(self) -> Self::Key;
+    /// Whether the value is a NaN (always `false` for non-floats).
+    fn is_nan(self) -> bool {
+        false
+    }
+    /// Whether IEEE comparisons (`<`, `<=`, `==` and their negations)
+    /// against this value agree with Java's order for every value: an `f32`
+    /// or `f64` that is neither NaN nor zero. `false` for everything else.
+    fn ieee_agrees(self) -> bool {
+        false
+    }
+}
+
+macro_rules! self_keyed {
+    ($($t:ty),*) => {$(
+        impl JavaOrd for $t {
+            type Key = $t;
+            #[inline(always)]
+            fn key(self) -> $t {
+                self
+            }
+        }
+    )*};
+}
+self_keyed!(
+    i8,
+    i16,
+    i32,
+    i64,
+    u8,
+    u16,
+    u32,
+    u64,
+    i128,
+    i256,
+    IntervalDayTime,
+    IntervalMonthDayNano
+);
+
+/// Floats: the IEEE totalOrder key of the bits (negative values have their
+/// magnitude bits flipped so that they count down), with every NaN mapped to
+/// the largest key. `+inf`'s key is below it, so NaN is above `+inf`.
+macro_rules! float_keyed {
+    ($($t:ty => $signed:ty, $unsigned:ty);*) => {$(
+        impl JavaOrd for $t {
+            type Key = $signed;
+            #[inline(always)]
+            fn key(self) -> $signed {
+                let bits = self.to_bits() as $signed;
+                let total = bits ^ ((((bits >> (<$signed>::BITS - 1)) as $unsigned) >> 1) as $signed);
+                if self.is_nan() { <$signed>::MAX } else { total }
+            }
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            fn ieee_agrees(self) -> bool {
+                // f16 compares through a conversion in `half`: keys are cheaper.
+                <$t>::BITS_FOR_IEEE && !self.is_nan() && self != <$t>::ZERO_FOR_IEEE
+            }
+        }
+    )*};
+}
+float_keyed!(f16 => i16, u16; f32 => i32, u32; f64 => i64, u64);
+
+/// Which float types take the IEEE fast path, and their zero.
+trait IeeeFast {
+    const BITS_FOR_IEEE: bool;
+    const ZERO_FOR_IEEE: Self;
+}
+impl IeeeFast for f16 {
+    const BITS_FOR_IEEE: bool = false;
+    const ZERO_FOR_IEEE: Self = f16::ZERO;
+}
+impl IeeeFast for f32 {
+    const BITS_FOR_IEEE: bool = true;
+    const ZERO_FOR_IEEE: Self = 0.0;
+}
+impl IeeeFast for f64 {
+    const BITS_FOR_IEEE: bool = true;
+    const ZERO_FOR_IEEE: Self = 0.0;
+}
+
+/// `values[i] <op> literal` in Java's order, one bit per value.
+// `!(x <= l)` is meant: it is true for a NaN `x`, which Java puts above `l`.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
+pub(crate) fn compare<T: JavaOrd + PartialOrd>(
+    values: &[T],
+    op: CompareOp,
+    literal: T,
+) -> BooleanBuffer {
+    if literal.ieee_agrees() {
+        let l = literal;
+        return match op {
+            CompareOp::Equal => pack(values, |x| x == l),
+            CompareOp::NotEqual => pack(values, |x| x != l),
+            CompareOp::LessThan => pack(values, |x| x < l),
+            CompareOp::LessOrEqual => pack(values, |x| x <= l),
+            // NaN rows: above the literal, as in Java.
+            CompareOp::GreaterThan => pack(values, |x| !(x <= l)),
+            CompareOp::GreaterOrEqual => pack(values, |x| !(x < l)),
+        };
+    }
+    let l = literal.key();
+    match op {
+        CompareOp::Equal => collect(values, |k| k == l),
+        CompareOp::NotEqual => collect(values, |k| k != l),
+        CompareOp::LessThan => collect(values, |k| k < l),
+        CompareOp::LessOrEqual => collect(values, |k| k <= l),
+        CompareOp::GreaterThan => collect(values, |k| k > l),
+        CompareOp::GreaterOrEqual => collect(values, |k| k >= l),
+    }
+}
+
+/// `lower <= values[i] <= upper` in Java's order, one bit per value.
+pub(crate) fn between<T: JavaOrd + PartialOrd>(values: &[T], lower: T, upper: T) -> BooleanBuffer {
+    if lower.ieee_agrees() && upper.ieee_agrees() {
+        // A NaN row fails `x <= upper`, as in Java where it is above `upper`.
+        return pack(values, |x| lower <= x && x <= upper);
+    }
+    let (lo, hi) = (lower.key(), upper.key());
+    collect(values, |k| lo <= k && k <= hi)
+}
+
+/// `values[i]` is a NaN, one bit per value.
+pub(crate) fn is_nan<T: JavaOrd>(values: &[T]) -> BooleanBuffer {
+    pack(values, |v| v.is_nan())
+}
+
+#[inline(always)]
+fn collect<T: JavaOrd>(values: &[T], f: impl Fn(T::Key) -> bool) -> BooleanBuffer {
+    pack(values, |v| f(v.key()))
+}
+
+/// Packs `f(values[i])` 64 values per word. Whole chunks of 64 have a fixed
+/// trip count, which lets LLVM vectorise the key mapping and the test.
+#[inline(always)]
+pub(crate) fn pack<T: Copy>(values: &[T], f: impl Fn(T) -> bool) -> BooleanBuffer {
+    let mut words = Vec::with_capacity(values.len().div_ceil(64));
+    let chunks = values.chunks_exact(64);
+    let tail = chunks.remainder();
+    for chunk in chunks {
+        let mut word = 0u64;
+        for (j, &v) in chunk.iter().enumerate() {
+            word |= u64::from(f(v)) << j;
+        }
+        words.push(word);
+    }
+    if !tail.is_empty() {
+        let mut word = 0u64;
+        for (j, &v) in tail.iter().enumerate() {
+            word |= u64::from(f(v)) << j;
+        }
+        words.push(word);
+    }
+    BooleanBuffer::new(Buffer::from_vec(words), 0, values.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cmp::Ordering;
+
+    /// Java's `Double.compare`, written from its definition.
+    fn java_cmp(a: f64, b: f64) -> Ordering {
+        match (a.is_nan(), b.is_nan()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Greater,
+            (false, true) => Ordering::Less,
+            // Not NaN: totalOrder is Java's order (-0.0 < 0.0).
+            (false, false) => a.total_cmp(&b),
+        }
+    }
+
+    #[test]
+    fn float_keys_follow_java() {
+        let values = [
+            f64::NAN,
+            -f64::NAN,
+            f64::from_bits(0x7ff8_0000_0000_0001),
+            f64::from_bits(0xfff0_0000_0000_0001),
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MAX,
+            f64::MIN,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+            1e-310,
+            -1e-310,
+            0.0,
+            -0.0,
+            1.5,
+            -1.5,
+        ];
+        for a in values {
+            for b in values {
+                assert_eq!(a.key().cmp(&b.key()), java_cmp(a, b), "{a:?} {b:?}");
+                let (a32, b32) = (a as f32, b as f32);
+                let want = java_cmp(f64::from(a32), f64::from(b32));
+                assert_eq!(a32.key().cmp(&b32.key()), want, "{a32:?} {b32:?}");
+                let (a16, b16) = (f16::from_f64(a), f16::from_f64(b));
+                let want = java_cmp(a16.to_f64(), b16.to_f64());
+                assert_eq!(a16.key().cmp(&b16.key()), want, "{a16:?} {b16:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn ieee_fast_path_agrees_with_keys() {
+        let values = [
+            f64::NAN,
+            -f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            0.0,
+            -0.0,
+            1.5,
+            -1.5,
+            f64::MIN_POSITIVE,
+            -1e-310,
+        ];
+        for l in values {
+            for op in CompareOp::ALL {
+                let got = compare(&values, op, l);
+                let got32 = compare(&values.map(|v| v as f32), op, l as f32);
+                let holds = |o: Ordering| match op {
+                    CompareOp::Equal => o.is_eq(),
+                    CompareOp::NotEqual => o.is_ne(),
+                    CompareOp::LessThan => o.is_lt(),
+                    CompareOp::LessOrEqual => o.is_le(),
+                    CompareOp::GreaterThan => o.is_gt(),
+                    CompareOp::GreaterOrEqual => o.is_ge(),
+                };
+                for (i, v) in values.iter().enumerate() {
+                    let want = holds(java_cmp(*v, l));
+                    assert_eq!(got.value(i), want, "{v:?} {op:?} {l:?}");
+                    let (v32, l32) = (f64::from(*v as f32), f64::from(l as f32));
+                    let want = holds(java_cmp(v32, l32));
+                    assert_eq!(got32.value(i), want, "f32 {v:?} {op:?} {l:?}");
+                }
+            }
+            for hi in values {
+                let got = between(&values, l, hi);
+                for (i, v) in values.iter().enumerate() {
+                    let want = java_cmp(*v, l).is_ge() && java_cmp(*v, hi).is_le();
+                    assert_eq!(got.value(i), want, "{v:?} between {l:?} and {hi:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pack_matches_a_loop() {
+        for len in [0usize, 1, 63, 64, 65, 130, 200] {
+            let values: Vec<u32> = (0..len as u32)
+                .map(|i| i.wrapping_mul(2654435761))
+                .collect();
+            let bits = pack(&values, |v| v % 3 == 0);
+            assert_eq!(bits.len(), len);
+            for (i, v) in values.iter().enumerate() {
+                assert_eq!(bits.value(i), v % 3 == 0, "len {len} row {i}");
+            }
+        }
+    }
+}

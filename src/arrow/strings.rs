@@ -1,0 +1,136 @@
+//! StartsWith, EndsWith, Contains and Like (and their `Not…` forms) over
+//! string columns: Utf8, LargeUtf8, Utf8View, and dictionaries or run-end
+//! encodings of them, with one literal in any string layout.
+//!
+//! StartsWith, EndsWith and Contains are arrow-string's `starts_with`,
+//! `ends_with` and `contains` kernels, whose byte-wise semantics are
+//! Paimon's (an empty literal selects every non-null row of EndsWith and
+//! Contains, and of StartsWith). The literal is re-laid out as a one-row
+//! array of the column's own layout, since the kernels want both sides alike.
+//! Like is parsed by [`like`](super::like) and run as one of those kernels,
+//! as arrow-ord's `eq`, or by the crate's own matcher; never by
+//! arrow-string's `like`, whose wildcard and escape rules are not Java's.
+
+use super::compare::{compare_bits, CompareOp};
+use super::like::{Chain, LikePattern};
+use super::logical::per_value;
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef, LargeStringArray, Scalar, StringArray, StringViewArray};
+use arrow_buffer::BooleanBuffer;
+use arrow_schema::{ArrowError, DataType};
+use arrow_string::like;
+use std::format;
+use std::sync::Arc;
+use std::vec;
+
+/// The positive string functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StringFunction {
+    StartsWith,
+    EndsWith,
+    Contains,
+    Like,
+}
+
+/// Whether `t` is a string layout the string functions accept.
+pub(crate) fn is_string(t: &DataType) -> bool {
+    matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
+}
+
+/// The first literal as text: `Ok(None)` when it is null.
+pub(crate) fn string_literal(literals: &dyn Array) -> Result<Option<&str>, ArrowError> {
+    if literals.is_empty() {
+        return Err(ArrowError::InvalidArgumentError(
+            "a string function needs one literal, got none".into(),
+        ));
+    }
+    if literals.is_null(0) {
+        return Ok(None);
+    }
+    Ok(Some(match literals.data_type() {
+        DataType::Utf8 => literals.as_string::<i32>().value(0),
+        DataType::LargeUtf8 => literals.as_string::<i64>().value(0),
+        DataType::Utf8View => literals.as_string_view().value(0),
+        t => {
+            return Err(ArrowError::InvalidArgumentError(format!(
+                "a string function needs a string literal (Utf8, LargeUtf8 or Utf8View), got {t}"
+            )))
+        }
+    }))
+}
+
+/// `function(column[i], text)`, one bit per row (bits of null rows
+/// unspecified). `text` is the non-null literal.
+pub(crate) fn string_bits(
+    column: &dyn Array,
+    function: StringFunction,
+    text: &str,
+) -> Result<BooleanBuffer, ArrowError> {
+    match function {
+        StringFunction::StartsWith => kernel(column, text, like::starts_with),
+        StringFunction::EndsWith => kernel(column, text, like::ends_with),
+        StringFunction::Contains => kernel(column, text, like::contains),
+        StringFunction::Like => match LikePattern::parse(text)? {
+            LikePattern::Equal(t) => {
+                let literal = per_layout(super::literals::value_type(column.data_type()), &t)?;
+                compare_bits(column, CompareOp::Equal, &literal)
+            }
+            LikePattern::StartsWith(t) => kernel(column, &t, like::starts_with),
+            LikePattern::EndsWith(t) => kernel(column, &t, like::ends_with),
+            LikePattern::Contains(t) => kernel(column, &t, like::contains),
+            LikePattern::Any => Ok(BooleanBuffer::new_set(column.len())),
+            LikePattern::Chain(chain) => per_value(column, &mut |values| matcher(values, &chain)),
+        },
+    }
+}
+
+type Kernel = fn(
+    &dyn arrow_array::Datum,
+    &dyn arrow_array::Datum,
+) -> Result<arrow_array::BooleanArray, ArrowError>;
+
+/// An arrow-string kernel on the stored values, the literal in their layout.
+fn kernel(column: &dyn Array, text: &str, f: Kernel) -> Result<BooleanBuffer, ArrowError> {
+    per_value(column, &mut |values| {
+        let literal = Scalar::new(per_layout(values.data_type(), text)?);
+        Ok(f(&values, &literal)?.values().clone())
+    })
+}
+
+/// `text` as a one-row array of string layout `t`.
+fn per_layout(t: &DataType, text: &str) -> Result<ArrayRef, ArrowError> {
+    Ok(match t {
+        DataType::Utf8 => Arc::new(StringArray::from(vec![text])),
+        DataType::LargeUtf8 => Arc::new(LargeStringArray::from(vec![text])),
+        DataType::Utf8View => Arc::new(StringViewArray::from(vec![text])),
+        t => {
+            return Err(ArrowError::InvalidArgumentError(format!(
+                "a string function needs a string column, got {t}"
+            )))
+        }
+    })
+}
+
+/// The general Like matcher over every stored value.
+fn matcher(values: &dyn Array, chain: &Chain) -> Result<BooleanBuffer, ArrowError> {
+    let len = values.len();
+    Ok(match values.data_type() {
+        DataType::Utf8 => {
+            let a = values.as_string::<i32>();
+            BooleanBuffer::collect_bool(len, |i| chain.matches(a.value(i).as_bytes()))
+        }
+        DataType::LargeUtf8 => {
+            let a = values.as_string::<i64>();
+            BooleanBuffer::collect_bool(len, |i| chain.matches(a.value(i).as_bytes()))
+        }
+        DataType::Utf8View => {
+            let a = values.as_string_view();
+            BooleanBuffer::collect_bool(len, |i| chain.matches(a.value(i).as_bytes()))
+        }
+        t => {
+            return Err(ArrowError::InvalidArgumentError(format!(
+                "Like needs a string column, got {t}"
+            )))
+        }
+    })
+}
