@@ -9,8 +9,13 @@
 //! Every measured call is first checked against `unpack_naive`. Times are the
 //! best of several batches of calls, measured one right after the other so
 //! that each column sees the same machine state; the ratios in the last
-//! columns are what to quote. Outputs of at least `STREAM_MIN_BYTES` (5 MiB)
-//! are written with non-temporal stores by the SSE2 and AVX2 kernels.
+//! columns are what to quote. Outputs of at least `raw::stream_min_bytes()`
+//! (5/8 of the last-level cache, at least 5 MiB) are written with
+//! non-temporal stores by the SIMD kernels.
+//!
+//! At the end it says whether any kernel beat the dispatched one by more
+//! than 5% at some size: on a CPU where the dispatch rule of
+//! `Kernel::best` is wrong, that line names the faster kernel.
 
 use bitbytes::raw::{unpack_with, Kernel};
 use bitbytes::{unpack, unpack_naive};
@@ -59,8 +64,28 @@ fn grows(rows: usize, t: Duration) -> f64 {
     rows as f64 / t.as_secs_f64() / 1e9
 }
 
+/// The CPU's model name and family / model numbers, from /proc/cpuinfo
+/// where there is one.
+fn cpu() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        info.lines()
+            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
+            .and_then(|l| l.split_once(':'))
+            .map_or("?", |(_, v)| v.trim())
+            .to_string()
+    };
+    format!(
+        "{}, family {} model {}",
+        field("model name"),
+        field("cpu family"),
+        field("model")
+    )
+}
+
 fn main() {
     let kernels: Vec<Kernel> = Kernel::available().collect();
+    println!("CPU: {}", cpu());
     println!(
         "bitbytes unpack throughput, dispatched kernel: {} (available: {})",
         Kernel::best(),
@@ -75,6 +100,7 @@ fn main() {
         "{:>6} {:>6} {:>10} | {:>8} {:>8} {:>8} | {:>11} {:>11}",
         "rows", "offset", "kernel", "naive", "unpack", "fill", "unpack/naive", "unpack/fill"
     );
+    let mut faster = Vec::new();
     for (rows, label) in SIZES {
         let budget = Duration::from_millis(if rows >= 16 << 20 { 600 } else { 250 });
         let values = bytes(rows / 8 + 16, 1);
@@ -110,6 +136,7 @@ fn main() {
             };
             // `None` is the dispatched `unpack`, `Some(k)` one forced kernel.
             let paths = std::iter::once(None).chain(kernels.iter().copied().map(Some));
+            let mut dispatched = Duration::MAX;
             for kernel in paths {
                 let run = |out: &mut [u8]| match kernel {
                     None => unpack(black_box(&values), Some(&validity), off, rows, true, out),
@@ -123,7 +150,35 @@ fn main() {
                 assert_eq!(out, want, "{name} disagrees with unpack_naive");
                 let t = best_of(budget, || run(black_box(&mut out)).unwrap());
                 row(name, t);
+                match kernel {
+                    None => dispatched = t,
+                    Some(k) if t.as_secs_f64() * 1.05 < dispatched.as_secs_f64() => {
+                        faster.push(format!(
+                            "{label} rows, offset {off}: {k} {:.1} Grows/s, dispatched ({}) {:.1}",
+                            grows(rows, t),
+                            Kernel::best(),
+                            grows(rows, dispatched)
+                        ))
+                    }
+                    Some(_) => {}
+                }
             }
+        }
+    }
+    println!();
+    if faster.is_empty() {
+        println!(
+            "no kernel beat the dispatched one ({}) by more than 5% at any size",
+            Kernel::best()
+        );
+    } else {
+        println!(
+            "a kernel beat the dispatched one ({}) by more than 5% (on this CPU, consider \
+             raw::unpack_with with that kernel, and tell us):",
+            Kernel::best()
+        );
+        for line in &faster {
+            println!("  {line}");
         }
     }
 }

@@ -17,6 +17,8 @@
 //!   `eq` bitmaps for short lists and by a set for long ones (a bitmap over
 //!   the literals' range for close integers, a flat hash table otherwise;
 //!   [`InStrategy`], [`IN_HASH_MIN_LITERALS`]).
+//! - [`selection_indices`]: a `BooleanArray` to the `UInt32Array` of its
+//!   selected rows, for arrow-select's `take`.
 //! - [`Function`]: Paimon's whole leaf set in one enum: IsNull, IsNotNull,
 //!   IsNaN, the comparisons, In / NotIn, Between / NotBetween, StartsWith,
 //!   EndsWith, Contains, Like and their `Not…` forms, with
@@ -112,6 +114,8 @@ mod order;
 mod predicate;
 #[path = "arrow/range_set.rs"]
 mod range_set;
+#[path = "arrow/selection.rs"]
+mod selection;
 #[path = "arrow/set.rs"]
 mod set;
 #[path = "arrow/strings.rs"]
@@ -126,6 +130,7 @@ pub use evaluate::{Narrowing, GATHER_MAX_FRACTION, GATHER_MAX_FRACTION_BYTES};
 pub use function::Function;
 pub use in_list::{InStrategy, MultiLiteralsLeafFunction, IN_HASH_MIN_LITERALS};
 pub use predicate::{Leaf, Predicate};
+pub use selection::selection_indices;
 
 /// A predicate leaf: evaluates a column against literals, one byte per row
 /// (`1` = selected), as Paimon's `LeafFunction::Test`.

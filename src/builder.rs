@@ -188,7 +188,7 @@ impl BitmapBuilder {
     /// ```
     pub fn append_slice(&mut self, v: &[bool]) {
         self.reserve(v.len());
-        self.sink.push_bools(Kernel::best(), v);
+        self.sink.push_bools(Kernel::best_pack(), v);
     }
 
     /// Appends one bit per byte, 1 for a non-zero byte, packed 64 at a time
@@ -203,7 +203,7 @@ impl BitmapBuilder {
     /// ```
     pub fn append_bytes(&mut self, bytes: &[u8]) {
         self.reserve(bytes.len());
-        self.sink.push_bytes(Kernel::best(), bytes);
+        self.sink.push_bytes(Kernel::best_pack(), bytes);
     }
 
     /// Appends bits `range` of the LSB-first bitmap `bits`, shift-merged 64 at

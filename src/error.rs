@@ -23,7 +23,9 @@ use core::fmt;
 #[non_exhaustive]
 pub enum Error {
     /// The output slice is shorter than the call needs (in bytes: one per row
-    /// for `unpack`, `ceil((bit_offset + len) / 8)` for `pack`).
+    /// for `unpack`, `ceil((bit_offset + len) / 8)` for `pack`; in `u32`
+    /// indices, one per selected row, for `unpack_indices` and
+    /// `mask_to_indices`).
     OutputTooShort {
         /// Bytes the call needs.
         needed: usize,
@@ -49,6 +51,15 @@ pub enum Error {
         /// The bit offset the caller gave.
         bit_offset: usize,
         /// The length (in rows or bits) the caller gave.
+        len: usize,
+    },
+    /// A row index of [`unpack_indices`](crate::unpack_indices) or
+    /// [`mask_to_indices`](crate::mask_to_indices) would not fit in a `u32`:
+    /// the largest one, `base + len - 1`, exceeds `u32::MAX`.
+    IndexOverflow {
+        /// The first index the caller asked for (row 0).
+        base: u32,
+        /// The number of rows.
         len: usize,
     },
     /// A [`BitmapWriter`](crate::BitmapWriter) has no room for the bits of an
@@ -80,6 +91,11 @@ impl fmt::Display for Error {
             Error::Overflow { bit_offset, len } => {
                 write!(f, "bit_offset {bit_offset} + len {len} overflows usize")
             }
+            Error::IndexOverflow { base, len } => write!(
+                f,
+                "row index overflows u32: base {base} + len {len} - 1 exceeds {}",
+                u32::MAX
+            ),
             Error::CapacityExceeded {
                 len,
                 additional,

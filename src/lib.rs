@@ -36,16 +36,19 @@
 //!
 //! [`unpack`] shift-merges each 64-row word from the unaligned input, applies
 //! negate and validity once per word, and hands whole words to an expansion
-//! [`raw::Kernel`]: a 256-entry table (portable), SSE2, AVX2 or AVX-512BW. With
-//! the `std` feature the widest kernel the CPU supports is detected once and
-//! cached; without `std` the choice is made at compile time from the enabled
-//! target features (so `-C target-cpu=native` gets AVX2 in a `no_std` build).
+//! [`raw::Kernel`]: a 256-entry table (portable), SSE2, AVX2 or AVX-512BW
+//! with GFNI. [`raw::Kernel::best`] picks AVX2 where the CPU has it, else
+//! SSE2 (the rule, and the measurements behind it, are in its docs); with the
+//! `std` feature the CPU is asked once and the answer cached; without `std`
+//! the choice is made at compile time from the enabled target features (so
+//! `-C target-cpu=native` gets AVX2 in a `no_std` build).
 //! [`raw::unpack_with`] forces one kernel, with the same contract.
 //!
 //! A word with no valid row is simply a zero word after the `and` (no branch),
 //! and without a validity bitmap the `and` is skipped. Outputs of at least
-//! [`raw::STREAM_MIN_BYTES`] (5 MiB) are written with non-temporal stores by
-//! the SSE2 and AVX2 kernels, which skip the read-for-ownership of each line.
+//! [`raw::stream_min_bytes`] (5/8 of the last-level cache, at least 5 MiB)
+//! are written with non-temporal stores by the SIMD kernels, which skip the
+//! read-for-ownership of each line.
 //!
 //! # Building bitmaps
 //!
@@ -85,6 +88,41 @@
 //! # Ok::<(), bitbytes::Error>(())
 //! ```
 //!
+//! # Selection vectors
+//!
+//! The third form of a selection, after bitmaps and byte masks: the row
+//! indices themselves, ascending `u32`s, as arrow-select's `take`, DuckDB's
+//! `SelectionVector` or a gather loop want them.
+//!
+//! - [`unpack_indices`] writes `base + i` for every row that [`unpack`] would
+//!   set to 1 (valid, value bit different from `negate`) and returns the
+//!   count; [`count_selected`] is that count alone.
+//! - [`mask_to_indices`] does the same from a byte mask (any non-zero byte);
+//!   [`mask_count`] counts the non-zero bytes.
+//! - Only `out[..count]` is written, and `out` needs one slot per selected
+//!   row, not per row: `Err(OutputTooShort { needed: count, .. })`, nothing
+//!   written, when it is shorter. An index past `u32::MAX` is
+//!   [`Error::IndexOverflow`].
+//!
+//! Kernels: a trailing-zero loop (portable, unrolled for dense words), AVX2
+//! with a table of bit positions, and AVX-512 VBMI2 `vpcompressb`, chosen by
+//! CPU like the unpack kernels ([`raw::IndicesKernel`]) and, block by block,
+//! by density: blocks below [`raw::SIMD_MIN_PER_MILLE`] (11%) take the
+//! trailing-zero loop. `raw::unpack_indices_naive` and
+//! `raw::mask_to_indices_naive` are the row-by-row oracles.
+//!
+//! ```
+//! use bitbytes::{count_selected, unpack_indices};
+//!
+//! let values = [0b1010_1101u8, 0b1];
+//! let validity = [0b1111_0111u8, 0b1]; // row 0 (bit 3) is null
+//! let n = count_selected(&values, Some(&validity), 3, 6, false)?;
+//! let mut idx = [0u32; 6];
+//! assert_eq!(unpack_indices(&values, Some(&validity), 3, 6, false, 0, &mut idx[..n])?, n);
+//! assert_eq!(&idx[..n], [2, 4, 5]);
+//! # Ok::<(), bitbytes::Error>(())
+//! ```
+//!
 //! # Crate features
 //!
 //! - `std` (default): run-time CPU feature detection; implies `alloc`.
@@ -97,10 +135,12 @@
 //!   byte per row; And / Or trees of them over a `RecordBatch`
 //!   ([`arrow::Predicate`], built by [`arrow::PredicateBuilder`]), evaluated
 //!   on the rows still undecided, negated by De Morgan, and filtering the
-//!   batch; and `From<BitmapBuilder>` / `From<MutableBitmap>` for
-//!   arrow-buffer's `BooleanBuffer` and `NullBuffer`, without copying. Implies
-//!   `std`; depends on arrow-array, arrow-buffer, arrow-ord, arrow-schema,
-//!   arrow-select and arrow-string (60.x).
+//!   batch; [`arrow::selection_indices`], a `BooleanArray` to the
+//!   `UInt32Array` of its selected rows; and `From<BitmapBuilder>` /
+//!   `From<MutableBitmap>` for arrow-buffer's `BooleanBuffer` and
+//!   `NullBuffer`, without copying. Implies `std`; depends on arrow-array,
+//!   arrow-buffer, arrow-ord, arrow-schema, arrow-select and arrow-string
+//!   (60.x).
 //!
 //! Without default features the crate is `#![no_std]` and never allocates:
 //! every function writes into slices the caller owns.
@@ -124,6 +164,7 @@ mod bits;
 #[cfg(feature = "alloc")]
 mod builder;
 mod error;
+mod indices;
 #[cfg(feature = "alloc")]
 mod mutable;
 mod pack;
@@ -137,6 +178,7 @@ pub(crate) mod xorshift;
 #[cfg(feature = "alloc")]
 pub use builder::BitmapBuilder;
 pub use error::Error;
+pub use indices::{count_selected, mask_count, mask_to_indices, unpack_indices};
 #[cfg(feature = "alloc")]
 pub use mutable::MutableBitmap;
 pub use pack::{pack, pack_naive};

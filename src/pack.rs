@@ -16,7 +16,7 @@ use crate::writer::SliceStore;
 ///
 /// The inverse of [`unpack`](crate::unpack): packing 0/1 bytes and unpacking
 /// the result gives them back. Bits are LSB first, as in Arrow. Uses the
-/// widest kernel this CPU has ([`Kernel::best`]): `movemask` of a compare
+/// kernel of [`Kernel::best_pack`] (the widest this CPU has): `movemask` of a compare
 /// against zero with SSE2/AVX2, a test-mask with AVX-512BW, a multiply that
 /// gathers eight bytes into a byte elsewhere.
 ///
@@ -45,7 +45,7 @@ use crate::writer::SliceStore;
 /// ```
 #[inline]
 pub fn pack(bytes: &[u8], out: &mut [u8], bit_offset: usize) -> Result<(), Error> {
-    pack_with(Kernel::best(), bytes, out, bit_offset)
+    pack_with(Kernel::best_pack(), bytes, out, bit_offset)
 }
 
 /// [`pack`] with a chosen [`Kernel`] instead of the dispatched one: same

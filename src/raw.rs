@@ -12,8 +12,14 @@ use crate::arch::portable;
 use crate::bits::{get_bit, BitSlice};
 use crate::error::{check_bitmap, output_too_short, validity_too_short, values_too_short};
 
+pub use crate::arch::indices::{IndicesKernel, SIMD_MIN_PER_MILLE};
 pub use crate::arch::Kernel;
 pub use crate::error::Error;
+pub use crate::indices::{
+    count_selected_offsets, count_selected_with, mask_count_with, mask_to_indices_naive,
+    mask_to_indices_with, unpack_indices_naive, unpack_indices_offsets,
+    unpack_indices_offsets_naive, unpack_indices_offsets_with, unpack_indices_with,
+};
 pub use crate::pack::pack_with;
 
 /// Writes one byte per row: `out[i] = 1` when row `i` is valid and its value
@@ -169,7 +175,10 @@ pub fn unpack_offsets_with(
         validity,
         negate,
         &mut out[..len],
-        STREAM_MIN_BYTES,
+        Thresholds {
+            stream: stream_min_bytes(),
+            align: ALIGN_MIN_BYTES,
+        },
     );
     Ok(())
 }
@@ -270,25 +279,71 @@ fn check(
     Ok(())
 }
 
-/// Outputs of at least this many bytes are written with non-temporal
-/// (streaming) stores by the kernels that have them (SSE2, AVX2).
+/// The streaming threshold where the last-level cache size is unknown
+/// (without `std`, or where CPUID does not report it): outputs of at least
+/// this many bytes are written with non-temporal stores by the kernels that
+/// have them (SSE2, AVX2, AVX-512). See [`stream_min_bytes`] for the
+/// threshold [`unpack`] uses.
 ///
 /// Streaming skips the read-for-ownership of each output line and does not
-/// fill the caches with a mask that would not fit in them anyway. Measured
-/// here 2026-11-30 (AMD EPYC, CPUID family 23, 8 MiB L3, AVX2, with
-/// validity; two builds, one with streaming switched off, run alternately,
-/// best of 2 s each): at 4 Mi rows ordinary stores were as fast or faster
-/// (22.6 to 25.8 Grows/s in five runs, streaming 13.7 to 25.9); from 5 Mi
-/// rows streaming won (5 Mi: 14.4 and 24.1 against 13.1 and 16.3; 8 Mi:
-/// 16.3 to 23.4 against 8.1 to 9.2). Below the threshold ordinary stores keep
-/// a mask that fits in cache there for whoever reads it next.
+/// fill the caches with a mask that would not fit in them anyway; below the
+/// threshold ordinary stores keep the mask in cache for whoever reads it
+/// next. 5 MiB is 5/8 of the 8 MiB L3 of the CPU it was measured on (AMD
+/// EPYC, CPUID family 23, 2026-11-30, AVX2, with validity; two builds, one
+/// with streaming switched off, run alternately): at 4 Mi rows ordinary
+/// stores were as fast or faster (22.6 to 25.8 Grows/s in five runs,
+/// streaming 13.7 to 25.9); from 5 Mi rows streaming won (5 Mi: 14.4 and
+/// 24.1 against 13.1 and 16.3; 8 Mi: 16.3 to 23.4 against 8.1 to 9.2).
 pub const STREAM_MIN_BYTES: usize = 5 << 20;
+
+/// The output size from which [`unpack`] streams: 5/8 of the last-level
+/// cache that one core sees, as CPUID reports it (x86_64 with `std`, asked
+/// once and cached), but at least [`STREAM_MIN_BYTES`], which is also the
+/// answer where the cache size is unknown.
+///
+/// The crossover follows the cache, not a fixed size. On an AMD EPYC with
+/// CPUID family 25 model 17 (Zen 4, 32 MiB L3 per CCD; 2026-11-30, AVX-512
+/// kernel, with validity, against a build that never streams) ordinary
+/// stores won at 8 Mi rows (73 against 29 Grows/s) and 16 Mi (49 against
+/// 29), streaming won at 32 Mi (28 against 24) and 64 Mi (26 against 20);
+/// on the family 23 CPU of [`STREAM_MIN_BYTES`] (8 MiB L3) the crossover
+/// was 5 MiB. 5/8 of the L3 gives 5 MiB there and 20 MiB here.
+///
+/// # Examples
+///
+/// ```
+/// let t = bitbytes::raw::stream_min_bytes();
+/// assert!(t >= bitbytes::raw::STREAM_MIN_BYTES);
+/// ```
+pub fn stream_min_bytes() -> usize {
+    crate::arch::last_level_cache_bytes()
+        .map_or(STREAM_MIN_BYTES, |c| (c / 8 * 5).max(STREAM_MIN_BYTES))
+}
+
+/// Outputs of at least this many bytes start with a scalar head up to the
+/// next 64-byte boundary, so that every kernel store is aligned.
+///
+/// Measured 2026-11-30 on an AMD EPYC, CPUID family 25 model 17 (Zen 4),
+/// AVX2 kernel, with validity, against `fill` of the same bytes: an output
+/// 16 bytes past a 64-byte boundary ran at 0.60 (64 Ki rows) and 0.65
+/// (1 Mi) where an aligned one ran at 0.76 and 0.73; at 4 Ki rows the two
+/// were within 2% (0.54 and 0.55), less than the head costs there.
+const ALIGN_MIN_BYTES: usize = 16 << 10;
+
+/// When [`expand_rows`] streams and when it aligns its output first (tests
+/// force both with 0).
+#[derive(Clone, Copy)]
+struct Thresholds {
+    stream: usize,
+    align: usize,
+}
 
 /// The fast path, after `check`: `out.len() == len` and both bitmaps hold
 /// every row.
 ///
-/// Three parts: a scalar head (only when streaming: up to the next 64-byte
-/// boundary of `out`, so that every kernel store is aligned; the input's bit
+/// Three parts: a scalar head (only when streaming or from
+/// [`ALIGN_MIN_BYTES`]: up to the next 64-byte boundary of `out`, so that
+/// every kernel store is aligned; the input's bit
 /// offset costs nothing, since every word is shift-merged anyway), the whole
 /// words both bitmaps can give as windows (the kernel's part, nearly
 /// everything), and a scalar tail of at most two words.
@@ -298,17 +353,19 @@ fn expand_rows(
     validity: Option<BitSlice<'_>>,
     negate: bool,
     out: &mut [u8],
-    stream_min_bytes: usize,
+    Thresholds { stream, align }: Thresholds,
 ) {
     let neg = 0u64.wrapping_sub(u64::from(negate));
-    let stream = out.len() >= stream_min_bytes;
-    let head = if stream {
+    let stream = out.len() >= stream;
+    let head = if stream || out.len() >= align {
         out.len().min(out.as_ptr().align_offset(64))
     } else {
         0
     };
     let (head_out, out) = out.split_at_mut(head);
-    expand_scalar(values, validity, neg, head_out);
+    if head > 0 {
+        expand_scalar(values, validity, neg, head_out);
+    }
 
     let (values, validity) = (values.skip(head), validity.map(|v| v.skip(head)));
     let fast_words = (out.len() / 64)
@@ -324,8 +381,10 @@ fn expand_rows(
             stream,
         );
     }
-    let done = fast_words * 64;
-    expand_scalar(values.skip(done), validity.map(|v| v.skip(done)), neg, tail);
+    if !tail.is_empty() {
+        let done = fast_words * 64;
+        expand_scalar(values.skip(done), validity.map(|v| v.skip(done)), neg, tail);
+    }
 }
 
 /// Rows `0..out.len()`, a word at a time through the table: the head and the
@@ -386,7 +445,11 @@ pub(crate) mod tests {
                         got.fill(0xAA);
                         let values = BitSlice::new(&values[..need], off);
                         let valid = valid.map(|v| BitSlice::new(v, off));
-                        expand_rows(kernel, values, valid, negate, &mut got[..len], 0);
+                        let all = Thresholds {
+                            stream: 0,
+                            align: 0,
+                        };
+                        expand_rows(kernel, values, valid, negate, &mut got[..len], all);
                         assert_eq!(
                             got,
                             &want[..],

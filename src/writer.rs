@@ -280,7 +280,7 @@ impl<'a> BitmapWriter<'a> {
     /// ```
     pub fn append_slice(&mut self, v: &[bool]) -> Result<(), Error> {
         self.room(v.len())?;
-        self.sink.push_bools(Kernel::best(), v);
+        self.sink.push_bools(Kernel::best_pack(), v);
         Ok(())
     }
 
@@ -304,7 +304,7 @@ impl<'a> BitmapWriter<'a> {
     /// ```
     pub fn append_bytes(&mut self, bytes: &[u8]) -> Result<(), Error> {
         self.room(bytes.len())?;
-        self.sink.push_bytes(Kernel::best(), bytes);
+        self.sink.push_bytes(Kernel::best_pack(), bytes);
         Ok(())
     }
 

@@ -129,18 +129,36 @@ fn validity_with_its_own_offset() {
 }
 
 #[test]
-fn kernels_are_listed_slowest_first_and_best_is_last() {
+fn kernels_are_listed_narrowest_first_and_best_is_avx2_where_present() {
     let all: Vec<Kernel> = Kernel::available().collect();
     assert_eq!(all[0], Kernel::portable());
-    assert_eq!(*all.last().unwrap(), Kernel::best());
+    assert!(all.contains(&Kernel::best()));
+    let names: Vec<&str> = all.iter().map(|k| k.name()).collect();
+    let order = ["portable", "sse2", "avx2", "avx512bw"];
+    let mut positions = names
+        .iter()
+        .map(|n| order.iter().position(|o| o == n).unwrap());
+    let mut last = positions.next().unwrap();
+    for p in positions {
+        assert!(p > last, "{names:?}");
+        last = p;
+    }
     #[cfg(target_arch = "x86_64")]
-    assert!(all.iter().any(|k| k.name() == "sse2"));
+    {
+        assert!(names.contains(&"sse2"));
+        // The dispatch rule: AVX2 where present, never AVX-512.
+        let want = if names.contains(&"avx2") {
+            "avx2"
+        } else {
+            "sse2"
+        };
+        assert_eq!(Kernel::best().name(), want);
+    }
 }
 
 #[test]
 fn large_outputs_take_the_streaming_path() {
-    use bitbytes::raw::STREAM_MIN_BYTES;
-    let len = STREAM_MIN_BYTES + 77;
+    let len = bitbytes::raw::stream_min_bytes() + 77;
     let mut rng = XorShift::new(0x2545_f491_4f6c_dd1d);
     let values = rng.bytes(len / 8 + 2);
     let validity = rng.validity(len / 8 + 2);

@@ -8,8 +8,9 @@
 //! - `x86_64::sse2`: baseline on every x86_64 CPU, so always available there.
 //! - `x86_64::avx2`: chosen at run time (with `std`) or at compile time
 //!   (`-C target-feature=+avx2` / `target-cpu=native`, without `std`).
-//! - `x86_64::avx512`: AVX-512BW, a mask register expanded in one instruction;
-//!   chosen only where the CPU has it.
+//! - `x86_64::avx512`: AVX-512BW with GFNI, one `gf2p8affineqb` per 64
+//!   rows; available where the CPU has it, never the default (see
+//!   [`Kernel::best`] for the measurements).
 //!
 //! A NEON kernel would live in `aarch64/neon.rs` with the same shape: a token
 //! type whose constructor proves the feature, and an `expand` method.
@@ -18,11 +19,15 @@
 //! [`Kernel::portable`], [`Kernel::available`], [`Kernel::best`] and the
 //! per-ISA constructors, which return `None` where the feature is missing.
 
+mod cache_size;
+pub(crate) mod indices;
 pub(crate) mod portable;
+pub(crate) mod portable_indices;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 
 use crate::bits::Words;
+pub(crate) use cache_size::last_level_cache_bytes;
 use core::fmt;
 
 /// Calls `f` with each normalised word `(value ^ neg) & valid` and its 64
@@ -130,8 +135,8 @@ impl Kernel {
         }
     }
 
-    /// Every kernel this CPU can run, slowest first; the last one is
-    /// [`Kernel::best`].
+    /// Every kernel this CPU can run, narrowest first: portable, SSE2, AVX2,
+    /// AVX-512 (each where the CPU has it). [`Kernel::best`] is one of them.
     pub fn available() -> impl Iterator<Item = Kernel> {
         [
             Some(Kernel::portable()),
@@ -143,7 +148,28 @@ impl Kernel {
         .flatten()
     }
 
-    /// The kernel that [`crate::unpack`] uses: the widest one available.
+    /// The kernel that [`crate::unpack`] uses: AVX2 where the CPU has it,
+    /// else SSE2 (every x86_64 CPU), else the portable table.
+    ///
+    /// The rule is "never measurably slower than another available kernel"
+    /// on every CPU measured, at 4 Ki to 16 Mi rows. The widest kernel is
+    /// not always the fastest, so AVX-512 is never chosen here; force it
+    /// with [`crate::raw::unpack_with`] on a CPU where it measures faster
+    /// (`cargo run --release --example throughput` prints a line when some
+    /// kernel beats the dispatched one by more than 5%). The measurements
+    /// behind the rule, all side by side in one run, with validity and
+    /// negate on:
+    ///
+    /// - AMD EPYC, CPUID family 25 model 17 (Zen 4, AVX-512 double-pumped on
+    ///   256-bit units), 2026-11-30: AVX-512 within 5% of AVX2 from 64 Ki to
+    ///   16 Mi rows (either ahead), 10 to 15% behind at 4 Ki (a larger fixed
+    ///   cost per call: 28 against 23 ns for 64 rows).
+    /// - Intel Xeon, family 6 model 207 (Emerald Rapids): the earlier
+    ///   AVX-512 kernel (a call per word) ran at 25 against AVX2's 31 to 37
+    ///   Grows/s; today's kernel has not been measured there.
+    /// - SSE2 against portable: portable is faster below about 1 Ki rows on
+    ///   Zen 4 (19 against 39 ns for 64 rows), SSE2 from 2 Ki on; SSE2 is
+    ///   only chosen where AVX2 is missing, and no such CPU was at hand.
     ///
     /// With `std` the CPU is asked once and the answer cached (an atomic load
     /// afterwards); without `std` the choice is made at compile time from the
@@ -160,13 +186,45 @@ impl Kernel {
         }
     }
 
-    /// Asks the CPU (or the compile-time features) for the widest kernel.
-    fn detect() -> Kernel {
-        let mut best = Kernel::portable();
-        for k in Kernel::available() {
-            best = k;
+    /// The kernel that [`crate::pack`] (and the bulk appends of the bitmap
+    /// builders) use: AVX-512 where the CPU has it, else [`Kernel::best`].
+    ///
+    /// Packing is a load, a `vptestmb` into a mask register and an 8-byte
+    /// store per 64 bytes, so the wide kernel wins where unpacking's does
+    /// not: `cargo bench --bench pack`, 1 Mi bytes, 2026-11-30, AMD EPYC
+    /// family 25 model 17 (Zen 4), one run: AVX-512 14.7 us, AVX2 17.4 us,
+    /// SSE2 30.8 us, portable 110 us.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bitbytes::raw::Kernel;
+    ///
+    /// assert!(Kernel::available().any(|k| k == Kernel::best_pack()));
+    /// ```
+    #[inline]
+    pub fn best_pack() -> Kernel {
+        #[cfg(feature = "std")]
+        {
+            cache::best_pack()
         }
-        best
+        #[cfg(not(feature = "std"))]
+        {
+            Kernel::detect_pack()
+        }
+    }
+
+    /// The rule of [`Kernel::best_pack`].
+    fn detect_pack() -> Kernel {
+        Kernel::avx512().unwrap_or_else(Kernel::detect)
+    }
+
+    /// Applies the rule of [`Kernel::best`] to what the CPU (or the
+    /// compile-time features) offers.
+    fn detect() -> Kernel {
+        Kernel::avx2()
+            .or_else(Kernel::sse2)
+            .unwrap_or(Kernel::portable())
     }
 
     /// A short lowercase name: `portable`, `sse2`, `avx2` or `avx512bw`.
@@ -208,7 +266,7 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             Inner::Avx2(t) => t.expand(values, validity, neg, out, stream),
             #[cfg(target_arch = "x86_64")]
-            Inner::Avx512(t) => t.expand(values, validity, neg, out),
+            Inner::Avx512(t) => t.expand(values, validity, neg, out, stream),
         }
     }
 }
@@ -233,8 +291,10 @@ mod cache {
     use super::{Inner, Kernel};
     use core::sync::atomic::{AtomicU8, Ordering};
 
-    /// 0: not chosen yet; otherwise the code of the chosen kernel.
+    /// 0: not chosen yet; otherwise the code of the chosen kernel, for
+    /// unpack and for pack.
     static BEST: AtomicU8 = AtomicU8::new(0);
+    static BEST_PACK: AtomicU8 = AtomicU8::new(0);
 
     const PORTABLE: u8 = 1;
     #[cfg(target_arch = "x86_64")]
@@ -246,34 +306,45 @@ mod cache {
 
     #[inline]
     pub(super) fn best() -> Kernel {
-        match BEST.load(Ordering::Relaxed) {
+        cached(&BEST, Kernel::detect)
+    }
+
+    #[inline]
+    pub(super) fn best_pack() -> Kernel {
+        cached(&BEST_PACK, Kernel::detect_pack)
+    }
+
+    #[inline(always)]
+    fn cached(slot: &AtomicU8, detect: fn() -> Kernel) -> Kernel {
+        match slot.load(Ordering::Relaxed) {
             #[cfg(target_arch = "x86_64")]
             SSE2 => Kernel(Inner::Sse2(super::x86_64::sse2::Sse2::new())),
             #[cfg(target_arch = "x86_64")]
             AVX2 => {
-                // SAFETY: AVX2 is stored only by `choose`, after
-                // `Avx2::new()` confirmed that the CPU has AVX2.
+                // SAFETY: AVX2 is stored only by `choose`, for a kernel
+                // that `Avx2::new()` made, which confirmed AVX2.
                 Kernel(Inner::Avx2(unsafe {
                     super::x86_64::avx2::Avx2::new_unchecked()
                 }))
             }
             #[cfg(target_arch = "x86_64")]
             AVX512 => {
-                // SAFETY: AVX512 is stored only by `choose`, after
-                // `Avx512::new()` confirmed that the CPU has AVX-512BW.
+                // SAFETY: AVX512 is stored only by `choose`, for a kernel
+                // that `Avx512::new()` made, which confirmed AVX-512F,
+                // AVX-512BW and GFNI.
                 Kernel(Inner::Avx512(unsafe {
                     super::x86_64::avx512::Avx512::new_unchecked()
                 }))
             }
             PORTABLE => Kernel::portable(),
-            _ => choose(),
+            _ => choose(slot, detect),
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn choose() -> Kernel {
-        let k = Kernel::detect();
+    fn choose(slot: &AtomicU8, detect: fn() -> Kernel) -> Kernel {
+        let k = detect();
         let code = match k.0 {
             Inner::Portable => PORTABLE,
             #[cfg(target_arch = "x86_64")]
@@ -283,7 +354,7 @@ mod cache {
             #[cfg(target_arch = "x86_64")]
             Inner::Avx512(_) => AVX512,
         };
-        BEST.store(code, Ordering::Relaxed);
+        slot.store(code, Ordering::Relaxed);
         k
     }
 }

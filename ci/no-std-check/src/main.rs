@@ -43,6 +43,23 @@ pub extern "C" fn main(_argc: i32, _argv: *const *const u8) -> i32 {
     if cfg!(not(target_feature = "avx2")) && best != "sse2" {
         return 3;
     }
+    // Selection vectors: the rows `out` holds 1 for, as indices from 100.
+    let mut idx = [0u32; 20];
+    let mut idx_naive = [0u32; 20];
+    let n = bitbytes::unpack_indices(&values, Some(&validity), 3, 20, true, 100, &mut idx);
+    let m = bitbytes::raw::unpack_indices_naive(
+        &values,
+        Some(&validity),
+        3,
+        20,
+        true,
+        100,
+        &mut idx_naive,
+    );
+    let ones = out.iter().filter(|&&b| b == 1).count();
+    if n != m || n != Ok(ones) || idx != idx_naive || bitbytes::mask_count(&out) != ones {
+        return 4;
+    }
     let mut short = [0u8; 3];
     match bitbytes::unpack(&values, None, 0, 4, false, &mut short) {
         Err(bitbytes::Error::OutputTooShort {
