@@ -50,6 +50,12 @@ fn model_case(seed: u64, rows: usize, offset: usize, tree: &[u8]) {
     let kept = predicate.filter(&batch).unwrap();
     assert_eq!(kept.schema(), batch.schema());
     assert!(Table::from_batch(&kept).same(&table.select(&want)));
+    // test_indices names exactly those rows, ascending.
+    let indices = predicate.test_indices(&batch).unwrap();
+    let want_indices: Vec<u32> = (0..rows as u32)
+        .filter(|&i| want[i as usize] == 1)
+        .collect();
+    assert_eq!(indices.values().as_ref(), &want_indices[..]);
 
     // The negation: None exactly when the model has none; else its bytes.
     match (predicate.negate(), spec.negate()) {

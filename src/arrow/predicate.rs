@@ -10,7 +10,7 @@ use super::evaluate::{evaluate_into, resolve, Narrowing};
 use super::literals::invalid;
 use super::Function;
 use crate::pack;
-use arrow_array::{ArrayRef, BooleanArray, RecordBatch};
+use arrow_array::{ArrayRef, BooleanArray, RecordBatch, UInt32Array};
 use arrow_buffer::{BooleanBuffer, Buffer};
 use arrow_schema::{ArrowError, Schema};
 use std::string::String;
@@ -405,6 +405,43 @@ impl Predicate {
         let bytes = self.test(batch)?;
         let mask = bytes_to_boolean_array(&bytes)?;
         arrow_select::filter::filter_record_batch(batch, &mask)
+    }
+
+    /// The indices of the rows of `batch` the predicate selects, ascending: a
+    /// selection vector ready for arrow-select's `take`. The bytes of
+    /// [`test`](Predicate::test) become indices through this crate's
+    /// [`mask_to_indices`](crate::mask_to_indices), into a buffer of exactly
+    /// [`mask_count`](crate::mask_count) slots that moves into the array
+    /// without a copy.
+    ///
+    /// # Errors
+    ///
+    /// As [`test_into`](Predicate::test_into); and
+    /// [`ArrowError::InvalidArgumentError`] when the batch has more rows than
+    /// a `u32` index can name.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{ArrayRef, Int64Array, RecordBatch};
+    /// use bitbytes::arrow::PredicateBuilder;
+    ///
+    /// let batch = RecordBatch::try_from_iter([
+    ///     ("x", Arc::new(Int64Array::from(vec![Some(7), None, Some(2), Some(9)])) as ArrayRef),
+    /// ])?;
+    /// let p = PredicateBuilder::new(batch.schema());
+    /// let pred = p.greater_than("x", &Int64Array::new_scalar(5))?;
+    /// assert_eq!(pred.test_indices(&batch)?.values(), &[0, 3]);
+    /// // Its negation selects row 2 alone: the null row is in neither.
+    /// assert_eq!(pred.negate().unwrap().test_indices(&batch)?.values(), &[2]);
+    /// # Ok::<(), arrow_schema::ArrowError>(())
+    /// ```
+    pub fn test_indices(&self, batch: &RecordBatch) -> Result<UInt32Array, ArrowError> {
+        let bytes = self.test(batch)?;
+        let mut indices = vec![0u32; crate::mask_count(&bytes)];
+        crate::mask_to_indices(&bytes, 0, &mut indices).map_err(invalid)?;
+        Ok(UInt32Array::from(indices))
     }
 
     /// The names of the fields the predicate reads, each once, in the order
