@@ -161,9 +161,12 @@ impl Kernel {
     /// negate on:
     ///
     /// - AMD EPYC, CPUID family 25 model 17 (Zen 4, AVX-512 double-pumped on
-    ///   256-bit units), 2026-11-30: AVX-512 within 5% of AVX2 from 64 Ki to
-    ///   16 Mi rows (either ahead), 10 to 15% behind at 4 Ki (a larger fixed
-    ///   cost per call: 28 against 23 ns for 64 rows).
+    ///   256-bit units), 2026-11-30, `throughput` example on a quiet
+    ///   machine: AVX-512 3 to 11% behind AVX2 at 4 Ki and 64 Ki rows (a
+    ///   larger fixed cost per call: 28 against 23 ns for 64 rows), within
+    ///   2% at 1 Mi, and at 16 Mi either ahead by a few percent or far
+    ///   behind from run to run; loaded runs had it ahead by up to 15% at
+    ///   64 Ki offset 3 once, and behind in the next.
     /// - Intel Xeon, family 6 model 207 (Emerald Rapids): the earlier
     ///   AVX-512 kernel (a call per word) ran at 25 against AVX2's 31 to 37
     ///   Grows/s; today's kernel has not been measured there.
