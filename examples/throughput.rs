@@ -10,7 +10,7 @@
 //! best of several batches of calls, measured one right after the other so
 //! that each column sees the same machine state; the ratios in the last
 //! columns are what to quote. Outputs of at least `raw::stream_min_bytes()`
-//! (5/8 of the last-level cache, at least 5 MiB) are written with
+//! (5/8 of the last-level cache, 5 to 32 MiB) are written with
 //! non-temporal stores by the SIMD kernels.
 //!
 //! At the end it says whether any kernel beat the dispatched one by more

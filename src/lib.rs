@@ -46,7 +46,7 @@
 //!
 //! A word with no valid row is simply a zero word after the `and` (no branch),
 //! and without a validity bitmap the `and` is skipped. Outputs of at least
-//! [`raw::stream_min_bytes`] (5/8 of the last-level cache, at least 5 MiB)
+//! [`raw::stream_min_bytes`] (5/8 of the last-level cache, 5 to 32 MiB)
 //! are written with non-temporal stores by the SIMD kernels, which skip the
 //! read-for-ownership of each line.
 //!

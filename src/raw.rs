@@ -299,7 +299,13 @@ pub const STREAM_MIN_BYTES: usize = 5 << 20;
 /// The output size from which [`unpack`] streams: 5/8 of the last-level
 /// cache that one core sees, as CPUID reports it (x86_64 with `std`, asked
 /// once and cached), but at least [`STREAM_MIN_BYTES`], which is also the
-/// answer where the cache size is unknown.
+/// answer where the cache size is unknown, and at most 32 MiB.
+///
+/// The upper bound is not a measurement: server CPUs that report a
+/// socket-wide L3 of hundreds of MiB (Intel Xeons do, through CPUID leaf 4)
+/// would otherwise never stream below hundreds of MiB, which no CPU of this
+/// project has been measured to want; 32 MiB leaves the measured 20 MiB of
+/// the Zen 4 below alone.
 ///
 /// The crossover follows the cache, not a fixed size. On an AMD EPYC with
 /// CPUID family 25 model 17 (Zen 4, 32 MiB L3 per CCD; 2026-11-30, AVX-512
@@ -313,12 +319,16 @@ pub const STREAM_MIN_BYTES: usize = 5 << 20;
 ///
 /// ```
 /// let t = bitbytes::raw::stream_min_bytes();
-/// assert!(t >= bitbytes::raw::STREAM_MIN_BYTES);
+/// assert!((bitbytes::raw::STREAM_MIN_BYTES..=32 << 20).contains(&t));
 /// ```
 pub fn stream_min_bytes() -> usize {
-    crate::arch::last_level_cache_bytes()
-        .map_or(STREAM_MIN_BYTES, |c| (c / 8 * 5).max(STREAM_MIN_BYTES))
+    crate::arch::last_level_cache_bytes().map_or(STREAM_MIN_BYTES, |c| {
+        (c / 8 * 5).clamp(STREAM_MIN_BYTES, STREAM_MAX_BYTES)
+    })
 }
+
+/// The upper bound of [`stream_min_bytes`] (see there).
+const STREAM_MAX_BYTES: usize = 32 << 20;
 
 /// Outputs of at least this many bytes start with a scalar head up to the
 /// next 64-byte boundary, so that every kernel store is aligned.
