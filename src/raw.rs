@@ -448,23 +448,25 @@ pub(crate) mod tests {
                             "{kernel}: off {off} len {len} negate {negate} validity {}",
                             valid.is_some()
                         );
-                        // The streaming path (forced on), its scalar head
-                        // reaching every output alignment.
+                        // The aligned head forced on, with streaming stores
+                        // and with ordinary ones (the path of outputs from
+                        // ALIGN_MIN_BYTES below the streaming threshold),
+                        // the head reaching every output alignment.
                         let at = (off * 7 + len) % 64;
-                        let got = &mut buf[at..at + len + 3];
-                        got.fill(0xAA);
                         let values = BitSlice::new(&values[..need], off);
                         let valid = valid.map(|v| BitSlice::new(v, off));
-                        let all = Thresholds {
-                            stream: 0,
-                            align: 0,
-                        };
-                        expand_rows(kernel, values, valid, negate, &mut got[..len], all);
-                        assert_eq!(
-                            got,
-                            &want[..],
-                            "{kernel} streaming: at {at} off {off} len {len} negate {negate}"
-                        );
+                        for stream in [0, usize::MAX] {
+                            let got = &mut buf[at..at + len + 3];
+                            got.fill(0xAA);
+                            let forced = Thresholds { stream, align: 0 };
+                            expand_rows(kernel, values, valid, negate, &mut got[..len], forced);
+                            assert_eq!(
+                                got,
+                                &want[..],
+                                "{kernel} aligned head, streaming {}: at {at} off {off} len {len} negate {negate}",
+                                stream == 0
+                            );
+                        }
                     }
                 }
             }
