@@ -88,6 +88,7 @@ pub fn unpack(
 /// assert_eq!(out, [1, 0, 1]);
 /// # Ok::<(), bitbytes::Error>(())
 /// ```
+#[inline]
 pub fn unpack_with(
     kernel: Kernel,
     values: &[u8],
