@@ -408,9 +408,15 @@ fn expand_scalar(values: BitSlice<'_>, validity: Option<BitSlice<'_>>, neg: u64,
         if let Some(valid) = validity {
             w &= valid.bits(start, n);
         }
-        let mut bytes = [0u8; 64];
-        portable::expand_word(w, &mut bytes);
-        dst.copy_from_slice(&bytes[..n]);
+        if let Ok(whole) = <&mut [u8; 64]>::try_from(&mut *dst) {
+            // A whole word straight into `out` (the last word of every
+            // exactly-sized bitmap comes here).
+            portable::expand_word(w, whole);
+        } else {
+            let mut bytes = [0u8; 64];
+            portable::expand_word(w, &mut bytes);
+            dst.copy_from_slice(&bytes[..n]);
+        }
     }
 }
 
