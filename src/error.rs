@@ -17,7 +17,7 @@ use core::fmt;
 /// // 10 rows do not fit in 4 output bytes.
 /// let err = unpack(&[0xff, 0xff], None, 0, 10, false, &mut out).unwrap_err();
 /// assert_eq!(err, Error::OutputTooShort { needed: 10, actual: 4 });
-/// assert_eq!(err.to_string(), "output too short: 10 bytes needed, 4 given");
+/// assert_eq!(err.to_string(), "output too short: length 10 needed, 4 given");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -26,10 +26,13 @@ pub enum Error {
     /// for `unpack`, `ceil((bit_offset + len) / 8)` for `pack`; in `u32`
     /// indices, one per selected row, for `unpack_indices` and
     /// `mask_to_indices`).
+    ///
+    /// Both numbers are slice lengths, in the output's own elements (bytes
+    /// or `u32` indices), and the message says "length" for that reason.
     OutputTooShort {
-        /// Bytes the call needs.
+        /// Length the call needs.
         needed: usize,
-        /// Bytes the caller gave.
+        /// Length of the slice the caller gave.
         actual: usize,
     },
     /// The values bitmap is shorter than `ceil((bit_offset + len) / 8)` bytes.
@@ -78,7 +81,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Error::OutputTooShort { needed, actual } => {
-                write!(f, "output too short: {needed} bytes needed, {actual} given")
+                write!(f, "output too short: length {needed} needed, {actual} given")
             }
             Error::ValuesTooShort { needed, actual } => write!(
                 f,

@@ -84,7 +84,7 @@ fn output_shorter_than_the_count() {
             needed: 12,
             actual: 11,
         },
-        "output too short: 12 bytes needed, 11 given",
+        "output too short: length 12 needed, 11 given",
     );
     let mut out = [0u32; 12];
     assert_eq!(

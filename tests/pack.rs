@@ -70,7 +70,10 @@ fn errors_are_reported_with_their_numbers_and_write_nothing() {
             actual: 3
         }
     );
-    assert_eq!(err.to_string(), "output too short: 4 bytes needed, 3 given");
+    assert_eq!(
+        err.to_string(),
+        "output too short: length 4 needed, 3 given"
+    );
     assert_eq!(pack_naive(&[1; 20], &mut out, 5), Err(err));
 
     let err = pack(&[1; 2], &mut out, usize::MAX - 1).unwrap_err();

@@ -56,7 +56,7 @@ fn output_too_short() {
             needed: 20,
             actual: 19,
         },
-        "output too short: 20 bytes needed, 19 given",
+        "output too short: length 20 needed, 19 given",
     );
 }
 
