@@ -21,7 +21,8 @@
 //! CPUs measured so far), so they need x86_64 with AVX2; elsewhere the example
 //! says so and measures only `fill` and `unpack`. Every ratio is to `fill`
 //! of the same output bytes, each column timed alternately in the same
-//! rounds; the last column is `unpack` against `read + store`.
+//! rounds; the last column is `unpack` against `read + store`. The output of
+//! `unpack` is first checked against `unpack_naive`.
 
 #[path = "../tests/support/xorshift.rs"]
 mod xorshift;
@@ -147,6 +148,10 @@ fn main() {
         let mut buf = vec![0u8; rows + 64];
         let at = buf.as_ptr().align_offset(64);
         let out = &mut buf[at..at + rows];
+        let mut want = vec![0u8; rows];
+        bitbytes::unpack_naive(&values, Some(&validity), 0, rows, true, &mut want).unwrap();
+        bitbytes::unpack(&values, Some(&validity), 0, rows, true, out).unwrap();
+        assert_eq!(&*out, &want[..], "unpack disagrees with unpack_naive");
         let (rounds, outer) = if rows >= 16 << 20 { (3, 5) } else { (10, 9) };
         let mut t = [Duration::MAX; 4];
         for _ in 0..outer {
