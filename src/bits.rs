@@ -36,18 +36,24 @@ impl<'a> BitSlice<'a> {
         let pos = self.bit_offset + start;
         let first = pos / 8;
         let last = (pos + n - 1) / 8;
-        // 16 bytes in one load where the bitmap has them, else the 1 to 9
-        // bytes that hold the rows, copied into a zeroed buffer (a byte loop
-        // here cost about 90 instructions per word: the tail of every
-        // exactly-sized bitmap takes this path).
-        let acc = match self.bytes.get(first..first + 16) {
-            Some(s) => u128::from_le_bytes(s.try_into().expect("16 bytes")),
-            None => {
-                let src = &self.bytes[first..=last];
-                let mut b = [0u8; 16];
-                b[..src.len()].copy_from_slice(src);
-                u128::from_le_bytes(b)
-            }
+        // One 16-byte load: from byte `first` where the bitmap has 16 bytes
+        // from there, else the bitmap's last 16 bytes shifted down (the last
+        // word of an exactly-sized bitmap; a byte loop here cost about 90
+        // instructions per word, and bytes copied into a buffer and read
+        // back as one `u128` stall on store forwarding). Only bitmaps of
+        // fewer than 16 bytes copy their 1 to 9 bytes.
+        let le = |s: &[u8]| u128::from_le_bytes(s.try_into().expect("16 bytes"));
+        let len = self.bytes.len();
+        let acc = if let Some(s) = self.bytes.get(first..first + 16) {
+            le(s)
+        } else if len >= 16 {
+            // first + 16 > len, so 0 < first - (len - 16) < 16.
+            le(&self.bytes[len - 16..]) >> (8 * (first - (len - 16)))
+        } else {
+            let src = &self.bytes[first..=last];
+            let mut b = [0u8; 16];
+            b[..src.len()].copy_from_slice(src);
+            u128::from_le_bytes(b)
         };
         let w = (acc >> (pos % 8)) as u64;
         if n == 64 {
@@ -226,6 +232,29 @@ mod tests {
                 for r in 0..64 {
                     let want = r < n && get_bit(&bytes, off + 3 + r);
                     assert_eq!((b >> r) & 1 == 1, want, "off {off} n {n} row {r}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bits_match_get_bit_near_the_end_of_every_bitmap_length() {
+        // Every way `bits` can load: 16 bytes from `first`, the last 16 bytes
+        // shifted down, and the copy of a bitmap shorter than 16 bytes.
+        let all: [u8; 26] = core::array::from_fn(|i| (i as u8).wrapping_mul(59) ^ 0x3c);
+        for len in 1..=all.len() {
+            let bytes = &all[..len];
+            for pos in 0..8 * len {
+                for n in 0..=64.min(8 * len - pos) {
+                    let got = BitSlice::new(bytes, pos).bits(0, n);
+                    for r in 0..64 {
+                        let want = r < n && get_bit(bytes, pos + r);
+                        assert_eq!(
+                            (got >> r) & 1 == 1,
+                            want,
+                            "len {len} pos {pos} n {n} row {r}"
+                        );
+                    }
                 }
             }
         }
