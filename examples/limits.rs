@@ -7,9 +7,8 @@
 //! ```
 //!
 //! - `computed`: stores 64 bytes per 64 rows that change from one 32-byte
-//!   store to the next (one `xor` each), reading nothing. On some CPUs a loop
-//!   storing computed data is slower than `fill`, which stores one constant
-//!   register; no kernel can beat this probe.
+//!   store to the next (one `xor` each), reading nothing: what storing
+//!   computed rather than constant data costs. No kernel can beat it.
 //! - `read + store`: per 64 rows, reads the values word and the validity word
 //!   of the input, ANDs them, and stores the result broadcast over 64 bytes:
 //!   the exact memory traffic of `unpack` with validity (one bit of each
@@ -24,6 +23,8 @@
 //! rounds; the last column is `unpack` against `read + store`. The output of
 //! `unpack` is first checked against `unpack_naive`.
 
+#[path = "../tests/support/cpu.rs"]
+mod cpu;
 #[path = "../tests/support/xorshift.rs"]
 mod xorshift;
 
@@ -110,19 +111,9 @@ mod probes {
 }
 
 fn main() {
-    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let field = |name: &str| {
-        info.lines()
-            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
-            .and_then(|l| l.split_once(':'))
-            .map_or("?", |(_, v)| v.trim())
-            .to_string()
-    };
     println!(
-        "CPU: {}, family {} model {}; unpack kernel: {}",
-        field("model name"),
-        field("cpu family"),
-        field("model"),
+        "CPU: {}; unpack kernel: {}",
+        cpu::describe(),
         Kernel::best()
     );
     let probes = probes::available();

@@ -23,6 +23,8 @@ use bitbytes::raw::{unpack_with, Kernel};
 use bitbytes::{unpack, unpack_naive};
 use std::hint::black_box;
 
+#[path = "../tests/support/cpu.rs"]
+mod cpu;
 #[path = "../tests/support/xorshift.rs"]
 mod xorshift;
 use std::time::{Duration, Instant};
@@ -66,28 +68,9 @@ fn grows(rows: usize, t: Duration) -> f64 {
     rows as f64 / t.as_secs_f64() / 1e9
 }
 
-/// The CPU's model name and family / model numbers, from /proc/cpuinfo
-/// where there is one.
-fn cpu() -> String {
-    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let field = |name: &str| {
-        info.lines()
-            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
-            .and_then(|l| l.split_once(':'))
-            .map_or("?", |(_, v)| v.trim())
-            .to_string()
-    };
-    format!(
-        "{}, family {} model {}",
-        field("model name"),
-        field("cpu family"),
-        field("model")
-    )
-}
-
 fn main() {
     let kernels: Vec<Kernel> = Kernel::available().collect();
-    println!("CPU: {}", cpu());
+    println!("CPU: {}", cpu::describe());
     println!(
         "bitbytes unpack throughput, dispatched kernel: {} (available: {})",
         Kernel::best(),
