@@ -15,6 +15,9 @@ use proptest::prelude::*;
 #[path = "support/xorshift.rs"]
 mod xorshift;
 use xorshift::XorShift;
+#[path = "support/bitmap_case.rs"]
+mod bitmap_case;
+use bitmap_case::{bits, BitmapCase};
 
 const GUARD: u32 = 0xA5A5_A5A5;
 
@@ -83,18 +86,6 @@ fn agree_mask(mask: &[u8], base: u32, out_len: usize) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// Bytes with bits set with probability `density / 64` (0 empty, 64 full).
-fn bits(seed: u64, n: usize, density: u64) -> Vec<u8> {
-    let mut rng = XorShift::new(seed | 1);
-    let mut b = vec![0u8; n];
-    for i in 0..8 * n {
-        if rng.next_u64() % 64 < density {
-            b[i / 8] |= 1 << (i % 8);
-        }
-    }
-    b
 }
 
 proptest! {
@@ -179,51 +170,9 @@ proptest! {
     }
 }
 
-/// A bitmap case for quickcheck, mostly well formed, sometimes a byte short.
-#[derive(Clone, Debug)]
-struct Case {
-    values: Vec<u8>,
-    validity: Option<Vec<u8>>,
-    off: usize,
-    len: usize,
-    negate: bool,
-    base: u32,
-    out_len: usize,
-}
-
-/// One arbitrary value through quickcheck (proptest's prelude also has an
-/// `Arbitrary`, so name the trait explicitly).
-fn qc<T: quickcheck::Arbitrary>(g: &mut quickcheck::Gen) -> T {
-    T::arbitrary(g)
-}
-
-impl quickcheck::Arbitrary for Case {
-    fn arbitrary(g: &mut quickcheck::Gen) -> Self {
-        let off = qc::<usize>(g) % 130;
-        let len = qc::<usize>(g) % 1500;
-        let need = (off + len).div_ceil(8);
-        let short = |g: &mut quickcheck::Gen| usize::from(qc::<u8>(g).is_multiple_of(8));
-        let density = qc::<u64>(g) % 65;
-        let values = bits(qc::<u64>(g), need.saturating_sub(short(g)), density);
-        let validity = qc::<bool>(g).then(|| {
-            let n = need.saturating_sub(short(g));
-            (0..n).map(|_| qc::<u8>(g)).collect()
-        });
-        Case {
-            values,
-            validity,
-            off,
-            len,
-            negate: qc(g),
-            base: if qc::<bool>(g) { qc(g) } else { 0 },
-            out_len: qc::<usize>(g) % (len + 2),
-        }
-    }
-}
-
 #[test]
 fn quickcheck_kernels_equal_oracle() {
-    fn prop(c: Case) -> bool {
+    fn prop(c: BitmapCase) -> bool {
         agree(
             &c.values,
             c.validity.as_deref(),
@@ -231,14 +180,14 @@ fn quickcheck_kernels_equal_oracle() {
             c.len,
             c.negate,
             c.base,
-            c.out_len,
+            c.out_pick % (c.len + 2),
         )
         .map_err(|e| eprintln!("{e}"))
         .is_ok()
     }
     quickcheck::QuickCheck::new()
         .tests(300)
-        .quickcheck(prop as fn(Case) -> bool);
+        .quickcheck(prop as fn(BitmapCase) -> bool);
 }
 
 #[test]
