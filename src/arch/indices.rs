@@ -318,59 +318,51 @@ impl fmt::Display for IndicesKernel {
     }
 }
 
-/// The run-time choice, made once per process, as for the unpack kernels
-/// (`crate::arch`'s `cache`): a code in an atomic, one `match` per call.
+/// The cached choice of [`IndicesKernel::best`], by the mechanism the unpack
+/// kernels use ([`crate::arch::cached`]).
 #[cfg(feature = "std")]
 mod cache {
-    use super::{IndicesKernel, Inner};
-    use core::sync::atomic::{AtomicU8, Ordering};
+    use super::IndicesKernel;
+    use core::sync::atomic::AtomicU8;
 
     /// 0: not chosen yet; otherwise the code of the chosen kernel.
     static BEST: AtomicU8 = AtomicU8::new(0);
 
-    const PORTABLE: u8 = 1;
-    #[cfg(target_arch = "x86_64")]
-    const AVX2: u8 = 2;
-    #[cfg(target_arch = "x86_64")]
-    const VBMI2: u8 = 3;
-
     #[inline]
     pub(super) fn best() -> IndicesKernel {
-        match BEST.load(Ordering::Relaxed) {
+        crate::arch::cached(&BEST, IndicesKernel::detect)
+    }
+}
+
+#[cfg(feature = "std")]
+impl crate::arch::Cached for IndicesKernel {
+    #[inline]
+    fn code(self) -> u8 {
+        match self.0 {
+            Inner::Portable => 1,
             #[cfg(target_arch = "x86_64")]
-            AVX2 => {
-                // SAFETY: AVX2 is stored only by `choose`, after
-                // `Avx2Indices::new()` confirmed the CPU features.
-                IndicesKernel(Inner::Avx2(unsafe {
-                    super::avx2_indices::Avx2Indices::new_unchecked()
-                }))
-            }
+            Inner::Avx2(_) => 2,
             #[cfg(target_arch = "x86_64")]
-            VBMI2 => {
-                // SAFETY: VBMI2 is stored only by `choose`, after
-                // `Vbmi2Indices::new()` confirmed the CPU features.
-                IndicesKernel(Inner::Vbmi2(unsafe {
-                    super::avx512_indices::Vbmi2Indices::new_unchecked()
-                }))
-            }
-            PORTABLE => IndicesKernel::portable(),
-            _ => choose(),
+            Inner::Vbmi2(_) => 3,
         }
     }
 
-    #[cold]
-    #[inline(never)]
-    fn choose() -> IndicesKernel {
-        let k = IndicesKernel::detect();
-        let code = match k.0 {
-            Inner::Portable => PORTABLE,
+    #[inline]
+    unsafe fn from_code(code: u8) -> Option<IndicesKernel> {
+        Some(IndicesKernel(match code {
+            1 => Inner::Portable,
             #[cfg(target_arch = "x86_64")]
-            Inner::Avx2(_) => AVX2,
+            // SAFETY: the caller's contract: code 2 came from a kernel that
+            // `Avx2Indices::new()` made on this CPU after confirming its
+            // features.
+            2 => Inner::Avx2(unsafe { avx2_indices::Avx2Indices::new_unchecked() }),
             #[cfg(target_arch = "x86_64")]
-            Inner::Vbmi2(_) => VBMI2,
-        };
-        BEST.store(code, Ordering::Relaxed);
-        k
+            // SAFETY: the caller's contract: code 3 came from a kernel that
+            // `Vbmi2Indices::new()` made on this CPU after confirming its
+            // features.
+            3 => Inner::Vbmi2(unsafe { avx512_indices::Vbmi2Indices::new_unchecked() }),
+            _ => return None,
+        }))
     }
 }
 
@@ -388,6 +380,29 @@ mod tests {
         let mut names: std::vec::Vec<&str> = all.iter().map(|k| k.name()).collect();
         names.dedup();
         assert_eq!(names.len(), all.len());
+    }
+
+    /// Every kernel of both kinds survives the cache's code, and 0 (nothing
+    /// cached yet) names none.
+    #[cfg(feature = "std")]
+    #[test]
+    fn cached_codes_round_trip() {
+        use crate::arch::Cached;
+        use crate::raw::Kernel;
+        for k in IndicesKernel::available() {
+            assert_ne!(k.code(), 0);
+            // SAFETY: the code of a kernel made on this CPU.
+            assert_eq!(unsafe { IndicesKernel::from_code(k.code()) }, Some(k));
+        }
+        for k in Kernel::available() {
+            assert_ne!(k.code(), 0);
+            // SAFETY: the code of a kernel made on this CPU.
+            assert_eq!(unsafe { Kernel::from_code(k.code()) }, Some(k));
+        }
+        // SAFETY: 0 is always allowed.
+        assert_eq!(unsafe { Kernel::from_code(0) }, None);
+        // SAFETY: as above.
+        assert_eq!(unsafe { IndicesKernel::from_code(0) }, None);
     }
 
     /// The kernels offered are exactly those the CPU reports, so the

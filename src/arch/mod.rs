@@ -286,26 +286,60 @@ impl fmt::Display for Kernel {
     }
 }
 
-/// The run-time choice, made once per process (memchr's "ifunc" idea, with a
-/// code instead of a function pointer: the dispatch is one `match` per call,
-/// and caching a code needs no `unsafe` transmute).
+/// A kernel type whose run-time choice is cached in an atomic as a one-byte
+/// code (memchr's "ifunc" idea, with a code instead of a function pointer:
+/// the dispatch is one `match` per call, and caching a code needs no `unsafe`
+/// transmute). [`Kernel`] and
+/// [`IndicesKernel`](crate::raw::IndicesKernel) share this mechanism.
+#[cfg(feature = "std")]
+pub(crate) trait Cached: Copy {
+    /// The kernel's code: never 0, which means "not chosen yet".
+    fn code(self) -> u8;
+
+    /// The kernel `code` names, `None` for 0 (or an unknown code).
+    ///
+    /// # Safety
+    ///
+    /// - `code` is 0 or came from [`Cached::code`] of a kernel made on this
+    ///   CPU (whose constructor confirmed the features it needs).
+    unsafe fn from_code(code: u8) -> Option<Self>;
+}
+
+/// The kernel cached in `slot`, or the one `detect` chooses, cached for the
+/// next call.
+#[cfg(feature = "std")]
+#[inline(always)]
+pub(crate) fn cached<K: Cached>(slot: &AtomicU8, detect: fn() -> K) -> K {
+    // SAFETY: `slot` is only ever written by `choose`, with the code of a
+    // kernel `detect` made on this CPU (or holds its initial 0).
+    match unsafe { K::from_code(slot.load(Ordering::Relaxed)) } {
+        Some(k) => k,
+        None => choose(slot, detect),
+    }
+}
+
+#[cfg(feature = "std")]
+#[cold]
+#[inline(never)]
+fn choose<K: Cached>(slot: &AtomicU8, detect: fn() -> K) -> K {
+    let k = detect();
+    slot.store(k.code(), Ordering::Relaxed);
+    k
+}
+
+#[cfg(feature = "std")]
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// The cached choices of [`Kernel::best`] and [`Kernel::best_pack`].
 #[cfg(feature = "std")]
 mod cache {
-    use super::{Inner, Kernel};
-    use core::sync::atomic::{AtomicU8, Ordering};
+    use super::{cached, Kernel};
+    use core::sync::atomic::AtomicU8;
 
     /// 0: not chosen yet; otherwise the code of the chosen kernel, for
     /// unpack and for pack.
     static BEST: AtomicU8 = AtomicU8::new(0);
     static BEST_PACK: AtomicU8 = AtomicU8::new(0);
-
-    const PORTABLE: u8 = 1;
-    #[cfg(target_arch = "x86_64")]
-    const SSE2: u8 = 2;
-    #[cfg(target_arch = "x86_64")]
-    const AVX2: u8 = 3;
-    #[cfg(target_arch = "x86_64")]
-    const AVX512: u8 = 4;
 
     #[inline]
     pub(super) fn best() -> Kernel {
@@ -316,49 +350,40 @@ mod cache {
     pub(super) fn best_pack() -> Kernel {
         cached(&BEST_PACK, Kernel::detect_pack)
     }
+}
 
-    #[inline(always)]
-    fn cached(slot: &AtomicU8, detect: fn() -> Kernel) -> Kernel {
-        match slot.load(Ordering::Relaxed) {
+#[cfg(feature = "std")]
+impl Cached for Kernel {
+    #[inline]
+    fn code(self) -> u8 {
+        match self.0 {
+            Inner::Portable => 1,
             #[cfg(target_arch = "x86_64")]
-            SSE2 => Kernel(Inner::Sse2(super::x86_64::sse2::Sse2::new())),
+            Inner::Sse2(_) => 2,
             #[cfg(target_arch = "x86_64")]
-            AVX2 => {
-                // SAFETY: AVX2 is stored only by `choose`, for a kernel
-                // that `Avx2::new()` made, which confirmed AVX2.
-                Kernel(Inner::Avx2(unsafe {
-                    super::x86_64::avx2::Avx2::new_unchecked()
-                }))
-            }
+            Inner::Avx2(_) => 3,
             #[cfg(target_arch = "x86_64")]
-            AVX512 => {
-                // SAFETY: AVX512 is stored only by `choose`, for a kernel
-                // that `Avx512::new()` made, which confirmed AVX-512F,
-                // AVX-512BW and GFNI.
-                Kernel(Inner::Avx512(unsafe {
-                    super::x86_64::avx512::Avx512::new_unchecked()
-                }))
-            }
-            PORTABLE => Kernel::portable(),
-            _ => choose(slot, detect),
+            Inner::Avx512(_) => 4,
         }
     }
 
-    #[cold]
-    #[inline(never)]
-    fn choose(slot: &AtomicU8, detect: fn() -> Kernel) -> Kernel {
-        let k = detect();
-        let code = match k.0 {
-            Inner::Portable => PORTABLE,
+    #[inline]
+    unsafe fn from_code(code: u8) -> Option<Kernel> {
+        Some(Kernel(match code {
+            1 => Inner::Portable,
             #[cfg(target_arch = "x86_64")]
-            Inner::Sse2(_) => SSE2,
+            2 => Inner::Sse2(x86_64::sse2::Sse2::new()),
             #[cfg(target_arch = "x86_64")]
-            Inner::Avx2(_) => AVX2,
+            // SAFETY: the caller's contract: code 3 came from an AVX2 kernel
+            // made on this CPU, whose constructor confirmed AVX2.
+            3 => Inner::Avx2(unsafe { x86_64::avx2::Avx2::new_unchecked() }),
             #[cfg(target_arch = "x86_64")]
-            Inner::Avx512(_) => AVX512,
-        };
-        slot.store(code, Ordering::Relaxed);
-        k
+            // SAFETY: the caller's contract: code 4 came from an AVX-512
+            // kernel made on this CPU, whose constructor confirmed AVX-512F,
+            // AVX-512BW and GFNI.
+            4 => Inner::Avx512(unsafe { x86_64::avx512::Avx512::new_unchecked() }),
+            _ => return None,
+        }))
     }
 }
 
