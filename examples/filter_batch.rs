@@ -139,7 +139,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         "filter kept other rows"
     );
 
-    println!("city IN ('Paris','Oslo','Lima') AND price < 50 AND name LIKE 'A%'");
+    println!("{pred}");
     println!("{selected} rows selected");
     println!("Predicate::test            {:>8.3} ms", ms(t_pred));
     println!(

@@ -37,7 +37,7 @@
 //! and its one-pass kernels, `logical.rs` the dictionary / run-end mapping,
 //! `boolean.rs` the bitmap-to-bytes step. The tree: `predicate.rs` (the
 //! types, negation, filter), `evaluate.rs` (validation against a schema and
-//! evaluation on the undecided rows), `builder.rs` (`PredicateBuilder`).
+//! evaluation on the undecided rows), `builder.rs` (`PredicateBuilder`), `display.rs` (`Display`: an SQL-like line).
 //!
 //! # Semantics (as in Paimon)
 //!
@@ -94,6 +94,8 @@ mod boolean;
 mod builder;
 #[path = "arrow/compare.rs"]
 mod compare;
+#[path = "arrow/display.rs"]
+mod display;
 #[path = "arrow/evaluate.rs"]
 mod evaluate;
 #[path = "arrow/function.rs"]

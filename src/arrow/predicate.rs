@@ -116,7 +116,8 @@ impl Leaf {
 ///   on every row.
 ///
 /// [`PredicateBuilder`](super::PredicateBuilder) builds predicates with their
-/// literals checked against a schema.
+/// literals checked against a schema. `Display` renders a predicate as one
+/// SQL-like line (`name LIKE 'A%' AND price < 50.0`), for logs and messages.
 ///
 /// # Examples
 ///
@@ -135,10 +136,13 @@ impl Leaf {
 ///     p.like("name", "A%")?,
 ///     p.less_than("price", &Float64Array::new_scalar(50.0))?,
 /// ])?;
+/// assert_eq!(pred.to_string(), "name LIKE 'A%' AND price < 50.0");
 /// assert_eq!(pred.test(&batch)?, [1, 0, 0, 0]);
 /// // NOT (name LIKE 'A%' AND price < 50) = name NOT LIKE 'A%' OR price >= 50:
 /// // the null rows stay unselected.
-/// assert_eq!(pred.negate().unwrap().test(&batch)?, [0, 1, 0, 0]);
+/// let not = pred.negate().unwrap();
+/// assert_eq!(not.to_string(), "name NOT LIKE 'A%' OR price >= 50.0");
+/// assert_eq!(not.test(&batch)?, [0, 1, 0, 0]);
 /// assert_eq!(pred.filter(&batch)?.num_rows(), 1);
 /// # Ok::<(), arrow_schema::ArrowError>(())
 /// ```
