@@ -167,19 +167,19 @@ impl fmt::Display for Literal<'_> {
             DataType::Decimal64(_, s) => decimal::<Decimal64Type>(f, a, i, *s),
             DataType::Decimal128(_, s) => decimal::<Decimal128Type>(f, a, i, *s),
             DataType::Decimal256(_, s) => decimal::<Decimal256Type>(f, a, i, *s),
-            DataType::Date32 => date::<Date32Type>(f, a, i, |v| v.into()),
-            DataType::Date64 => date::<Date64Type>(f, a, i, |v| v),
-            DataType::Time32(TimeUnit::Second) => time::<Time32SecondType>(f, a, i, |v| v.into()),
-            DataType::Time32(_) => time::<Time32MillisecondType>(f, a, i, |v| v.into()),
+            DataType::Date32 => date::<Date32Type>(f, (a, i), i64::from),
+            DataType::Date64 => date::<Date64Type>(f, (a, i), i64::from),
+            DataType::Time32(TimeUnit::Second) => time::<Time32SecondType>(f, (a, i), i64::from),
+            DataType::Time32(_) => time::<Time32MillisecondType>(f, (a, i), i64::from),
             DataType::Time64(TimeUnit::Microsecond) => {
-                time::<Time64MicrosecondType>(f, a, i, |v| v)
+                time::<Time64MicrosecondType>(f, (a, i), i64::from)
             }
-            DataType::Time64(_) => time::<Time64NanosecondType>(f, a, i, |v| v),
+            DataType::Time64(_) => time::<Time64NanosecondType>(f, (a, i), i64::from),
             DataType::Timestamp(unit, _) => match unit {
-                TimeUnit::Second => timestamp::<TimestampSecondType>(f, a, i),
-                TimeUnit::Millisecond => timestamp::<TimestampMillisecondType>(f, a, i),
-                TimeUnit::Microsecond => timestamp::<TimestampMicrosecondType>(f, a, i),
-                TimeUnit::Nanosecond => timestamp::<TimestampNanosecondType>(f, a, i),
+                TimeUnit::Second => timestamp::<TimestampSecondType>(f, (a, i)),
+                TimeUnit::Millisecond => timestamp::<TimestampMillisecondType>(f, (a, i)),
+                TimeUnit::Microsecond => timestamp::<TimestampMicrosecondType>(f, (a, i)),
+                TimeUnit::Nanosecond => timestamp::<TimestampNanosecondType>(f, (a, i)),
             },
             DataType::Dictionary(_, _) => {
                 let dict = a.as_any_dictionary();
@@ -215,40 +215,41 @@ fn decimal<T: DecimalType>(
     f.write_str(&T::format_decimal(v, T::MAX_PRECISION, scale))
 }
 
-fn date<T: ArrowPrimitiveType>(
+/// A date, time or timestamp: `KIND '<value>'` through arrow-array's
+/// conversion of the native value (widened to `i64`).
+fn temporal<T: ArrowPrimitiveType, V: fmt::Display>(
     f: &mut fmt::Formatter<'_>,
-    a: &dyn Array,
-    i: usize,
+    (a, i): (&dyn Array, usize),
+    kind: &str,
     wide: fn(T::Native) -> i64,
+    convert: fn(i64) -> Option<V>,
 ) -> fmt::Result {
     let v = wide(a.as_primitive::<T>().value(i));
-    match as_date::<T>(v) {
-        Some(d) => write!(f, "DATE '{d}'"),
-        None => write!(f, "<date {v} out of range>"),
+    match convert(v) {
+        Some(t) => write!(f, "{kind} '{t}'"),
+        None => write!(f, "<{kind} {v} out of range>"),
     }
+}
+
+fn date<T: ArrowPrimitiveType>(
+    f: &mut fmt::Formatter<'_>,
+    at: (&dyn Array, usize),
+    wide: fn(T::Native) -> i64,
+) -> fmt::Result {
+    temporal::<T, _>(f, at, "DATE", wide, as_date::<T>)
 }
 
 fn time<T: ArrowPrimitiveType>(
     f: &mut fmt::Formatter<'_>,
-    a: &dyn Array,
-    i: usize,
+    at: (&dyn Array, usize),
     wide: fn(T::Native) -> i64,
 ) -> fmt::Result {
-    let v = wide(a.as_primitive::<T>().value(i));
-    match as_time::<T>(v) {
-        Some(t) => write!(f, "TIME '{t}'"),
-        None => write!(f, "<time {v} out of range>"),
-    }
+    temporal::<T, _>(f, at, "TIME", wide, as_time::<T>)
 }
 
 fn timestamp<T: ArrowPrimitiveType<Native = i64>>(
     f: &mut fmt::Formatter<'_>,
-    a: &dyn Array,
-    i: usize,
+    at: (&dyn Array, usize),
 ) -> fmt::Result {
-    let v = a.as_primitive::<T>().value(i);
-    match as_datetime::<T>(v) {
-        Some(t) => write!(f, "TIMESTAMP '{t}'"),
-        None => write!(f, "<timestamp {v} out of range>"),
-    }
+    temporal::<T, _>(f, at, "TIMESTAMP", |v| v, as_datetime::<T>)
 }
