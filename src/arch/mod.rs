@@ -166,7 +166,10 @@ impl Kernel {
     ///   larger fixed cost per call: 28 against 23 ns for 64 rows), within
     ///   2% at 1 Mi, and at 16 Mi either ahead by a few percent or far
     ///   behind from run to run; loaded runs had it ahead by up to 15% at
-    ///   64 Ki offset 3 once, and behind in the next.
+    ///   64 Ki offset 3 once, and behind in the next. After AVX2's phase 2
+    ///   was unrolled (same day, load 1, each kernel timed alternately with
+    ///   `fill`): AVX-512 1 to 11% behind at 4 Ki and 64 Ki, level at 1 Mi
+    ///   and 16 Mi.
     /// - Intel Xeon, family 6 model 207 (Emerald Rapids): the earlier
     ///   AVX-512 kernel (a call per word) ran at 25 against AVX2's 31 to 37
     ///   Grows/s; today's kernel has not been measured there.
