@@ -112,8 +112,8 @@ struct Block([u64; BLOCK]);
 /// loads per 8 words (at byte offsets 0 and 1) 0.71, and with one load and
 /// `valignq` 0.74, offset 3 as fast as offset 0.
 ///
-/// Tried later the same day in a standalone loop (same CPU, 64-byte aligned
-/// output, no call overhead): VBMI2's `vpshrdvq` for the shift-merge (one
+/// Tried later the same day in a standalone loop (same CPU, no call
+/// overhead, output 16 bytes past a 64-byte boundary): VBMI2's `vpshrdvq` for the shift-merge (one
 /// instruction instead of two shifts and an `or`) ran at exactly the speed of
 /// this merge (0.70 of `fill` at 4 Ki rows, 0.66 at 64 Ki), so the kernel
 /// does not ask for VBMI2; skipping the merge when both bitmaps start on a
