@@ -396,6 +396,7 @@ unsafe fn body<const VALID: bool, const NEG: bool, const STREAM: bool>(
         };
         // Four words per iteration (`block` is a multiple of four): the
         // loop's own instructions were a quarter of those per word.
+        debug_assert_eq!(block % 4, 0);
         for (q, d) in dst.chunks_exact_mut(256).enumerate() {
             let (a, b) = d.split_at_mut(128);
             let (a0, a1) = a.split_at_mut(64);
