@@ -50,16 +50,23 @@ pub(crate) fn expand(values: Words<'_>, validity: Option<Words<'_>>, neg: u64, o
 /// products land on distinct bits, so nothing carries).
 #[inline(always)]
 pub(crate) fn pack_word(bytes: &[u8; 64]) -> u64 {
+    let mut w = 0u64;
+    for (j, src) in bytes.chunks_exact(8).enumerate() {
+        w |= pack8(src) << (8 * j);
+    }
+    w
+}
+
+/// Eight bytes (little-endian) to the low 8 bits of a word, as [`pack_word`]
+/// does for each of its eight.
+#[inline(always)]
+fn pack8(src: &[u8]) -> u64 {
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const GATHER: u64 = 0x0102_0408_1020_4080;
-    let mut w = 0u64;
-    for (j, src) in bytes.chunks_exact(8).enumerate() {
-        let x = u64::from_le_bytes(src.try_into().expect("chunks_exact(8)"));
-        let ones = ((((x & LOW7) + LOW7) | x) & HIGH) >> 7;
-        w |= (ones.wrapping_mul(GATHER) >> 56) << (8 * j);
-    }
-    w
+    let x = u64::from_le_bytes(src.try_into().expect("8 bytes"));
+    let ones = ((((x & LOW7) + LOW7) | x) & HIGH) >> 7;
+    ones.wrapping_mul(GATHER) >> 56
 }
 
 /// Packs `bytes` into `out`, 64 bytes per 8-byte little-endian word
@@ -72,11 +79,25 @@ pub(crate) fn pack(bytes: &[u8], out: &mut [u8]) {
     }
 }
 
-/// Packs fewer than 64 bytes into the low bits of a word (higher bits 0).
+/// Packs fewer than 64 bytes into the low bits of a word (higher bits 0):
+/// eight at a time straight from `bytes`, the last 1 to 7 one by one.
+/// (Copying them into a zeroed 64-byte buffer first, then reading it back in
+/// words, stalled on store forwarding: `pack` of 64 bytes at bit offset 3,
+/// whose head and tail come here, took 34 ns against 9 at offset 0; AMD EPYC
+/// family 25 model 17.)
 pub(crate) fn pack_partial(bytes: &[u8]) -> u64 {
-    let mut padded = [0u8; 64];
-    padded[..bytes.len()].copy_from_slice(bytes);
-    pack_word(&padded)
+    debug_assert!(bytes.len() < 64);
+    let chunks = bytes.chunks_exact(8);
+    let rest = chunks.remainder();
+    let mut w = 0u64;
+    for (j, src) in chunks.enumerate() {
+        w |= pack8(src) << (8 * j);
+    }
+    let last = rest
+        .iter()
+        .enumerate()
+        .fold(0u64, |acc, (i, &b)| acc | (u64::from(b != 0) << i));
+    w | (last << (8 * (bytes.len() / 8)))
 }
 
 #[cfg(test)]
@@ -89,6 +110,30 @@ mod tests {
             let bytes = entry.to_le_bytes();
             for (i, &byte) in bytes.iter().enumerate() {
                 assert_eq!(byte, ((b >> i) & 1) as u8, "entry {b:#04x} byte {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn pack_partial_matches_the_definition_for_every_length() {
+        let mut rng = crate::xorshift::XorShift::new(0x0123_4567_89ab_cdef);
+        for len in 0..64 {
+            for _ in 0..50 {
+                // Zero about half the bytes; the others any value.
+                let bytes: std::vec::Vec<u8> = (0..len)
+                    .map(|_| {
+                        if rng.next_u8() & 1 == 0 {
+                            0
+                        } else {
+                            rng.next_u8()
+                        }
+                    })
+                    .collect();
+                let w = pack_partial(&bytes);
+                for i in 0..64 {
+                    let want = i < len && bytes[i] != 0;
+                    assert_eq!((w >> i) & 1 == 1, want, "len {len} bit {i}: {bytes:?}");
+                }
             }
         }
     }
