@@ -36,24 +36,35 @@ impl<'a> BitSlice<'a> {
         let pos = self.bit_offset + start;
         let first = pos / 8;
         let last = (pos + n - 1) / 8;
-        // One 16-byte load: from byte `first` where the bitmap has 16 bytes
-        // from there, else the bitmap's last 16 bytes shifted down (the last
-        // word of an exactly-sized bitmap; a byte loop here cost about 90
-        // instructions per word, and bytes copied into a buffer and read
-        // back as one `u128` stall on store forwarding). Only bitmaps of
-        // fewer than 16 bytes copy their 1 to 9 bytes.
-        let le = |s: &[u8]| u128::from_le_bytes(s.try_into().expect("16 bytes"));
-        let len = self.bytes.len();
-        let acc = if let Some(s) = self.bytes.get(first..first + 16) {
-            le(s)
+        // Whole loads only: 16 bytes from byte `first` where the bitmap has
+        // them, else its last 16 bytes shifted down (the last word of an
+        // exactly-sized bitmap), else (a bitmap of 8 to 15 bytes) 8 bytes and
+        // the ninth when the rows reach it, else (fewer than 8 bytes) byte by
+        // byte in a register. A byte loop for every call cost about 90
+        // instructions per word, and bytes copied into a buffer and read back
+        // as one `u128` stall on store forwarding.
+        let le16 = |s: &[u8]| u128::from_le_bytes(s.try_into().expect("16 bytes"));
+        let le8 = |s: &[u8]| u128::from(u64::from_le_bytes(s.try_into().expect("8 bytes")));
+        let bytes = self.bytes;
+        let len = bytes.len();
+        let acc = if let Some(s) = bytes.get(first..first + 16) {
+            le16(s)
         } else if len >= 16 {
             // first + 16 > len, so 0 < first - (len - 16) < 16.
-            le(&self.bytes[len - 16..]) >> (8 * (first - (len - 16)))
+            le16(&bytes[len - 16..]) >> (8 * (first - (len - 16)))
+        } else if len >= 8 {
+            match bytes.get(first..first + 8) {
+                // The rows span at most 9 bytes: the ninth, if they reach it.
+                Some(s) if last > first + 7 => le8(s) | (u128::from(bytes[first + 8]) << 64),
+                Some(s) => le8(s),
+                // first + 8 > len: the last 8 bytes hold every row.
+                None => le8(&bytes[len - 8..]) >> (8 * (first - (len - 8))),
+            }
         } else {
-            let src = &self.bytes[first..=last];
-            let mut b = [0u8; 16];
-            b[..src.len()].copy_from_slice(src);
-            u128::from_le_bytes(b)
+            bytes[first..=last]
+                .iter()
+                .rev()
+                .fold(0u128, |acc, &b| (acc << 8) | u128::from(b))
         };
         let w = (acc >> (pos % 8)) as u64;
         if n == 64 {
