@@ -172,9 +172,9 @@ pub fn unpack_offsets_with(
     // The checks run here, inlined, and the call below can neither fail nor
     // take an `Option<(&[u8], usize)>`: a `Result<(), Error>` returned from a
     // call and that pair passed to it both travel through memory, and
-    // together cost 7 to 10 ns per call (0 rows 17 -> 10 ns, 1 Ki rows
-    // 44 -> 35, 4 Ki 78 -> 70; AMD EPYC family 25 model 17, AVX2, the two
-    // builds run alternately).
+    // together cost 7 to 10 ns per call (0 rows 16 -> 6 ns, 64 rows 23 ->
+    // 17, 1 Ki 32 -> 25, 4 Ki 62 -> 54; AMD EPYC family 25 model 17, AVX2,
+    // the two builds run alternately).
     expand_flat(
         kernel,
         values,

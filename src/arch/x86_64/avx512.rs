@@ -117,11 +117,12 @@ struct Block([u64; BLOCK]);
 /// instruction instead of two shifts and an `or`) ran at exactly the speed of
 /// this merge (0.70 of `fill` at 4 Ki rows, 0.66 at 64 Ki), so the kernel
 /// does not ask for VBMI2; skipping the merge when both bitmaps start on a
-/// byte boundary gained about 5% there but nothing measurable through
+/// byte boundary gained 5 to 15% there but nothing measurable through
 /// `unpack`; extracting each word with `vpermq` instead of the scratch
-/// block, double-buffering the block, blocks of 8 to 256 words, and moving
-/// the block away from 4 KiB aliasing with the output all ran within 3% of
-/// this layout. `examples/limits` shows why: reading the two bitmaps alone
+/// block, double-buffering the block, and moving the block away from 4 KiB
+/// aliasing with the output all ran within 3% of this layout, blocks of 64
+/// to 256 words within about 5%, and blocks of 8 or 16 words 10 to 20%
+/// slower. `examples/limits` shows why: reading the two bitmaps alone
 /// caps any kernel at about 0.8 of `fill` on this CPU.
 ///
 /// # Safety
