@@ -30,14 +30,20 @@
 //!   validated first, then each child evaluated only on the rows still
 //!   undecided, see [`Narrowing`]) and [`Predicate::filter`].
 //!
-//! One file per family under `src/arrow/`: `function.rs` (the enum, literal
-//! checks, dispatch), `null_tests.rs`, `compare.rs`, `in_list.rs` (with
-//! `set.rs`, `range_set.rs`, `u64_set.rs`), `between.rs`, `strings.rs`,
-//! `like.rs` (Like's parser and matcher); `order.rs` holds Java's float order
-//! and its one-pass kernels, `logical.rs` the dictionary / run-end mapping,
-//! `boolean.rs` the bitmap-to-bytes step. The tree: `predicate.rs` (the
-//! types, negation, filter), `evaluate.rs` (validation against a schema and
-//! evaluation on the undecided rows), `builder.rs` (`PredicateBuilder`), `display.rs` (`Display`: an SQL-like line).
+//! The source has three rooms under `src/arrow/`:
+//! - `functions/`: the leaf functions, one file per family, each with its row
+//!   kernels: `function.rs` (the [`Function`] enum, literal checks, dispatch),
+//!   `null_tests.rs`, `compare.rs`, `in_list.rs` (with `set.rs`,
+//!   `range_set.rs`, `u64_set.rs`), `between.rs`, `strings.rs` and `like.rs`
+//!   (Like's parser and matcher);
+//! - `kernels/`: what the families share: `order.rs` (Java's float order and
+//!   its one-pass kernels), `logical.rs` (the dictionary / run-end mapping),
+//!   `literals.rs` (literal checks), `boolean.rs` (bitmap to bytes) and
+//!   `selection.rs` (bitmap to row indices);
+//! - `predicate/`: the trees: `tree.rs` (the types, negation, filter),
+//!   `evaluate.rs` (validation against a schema and evaluation on the
+//!   undecided rows), `builder.rs` ([`PredicateBuilder`]) and `display.rs`
+//!   (`Display`: an SQL-like line).
 //!
 //! # Semantics (as in Paimon)
 //!
@@ -86,44 +92,50 @@ use arrow_schema::ArrowError;
 use std::vec;
 use std::vec::Vec;
 
-#[path = "arrow/between.rs"]
+// Leaf functions: one file per family (`src/arrow/functions/`), each with its row kernels.
+#[path = "arrow/functions/between.rs"]
 mod between;
-#[path = "arrow/boolean.rs"]
-mod boolean;
-#[path = "arrow/builder.rs"]
-mod builder;
-#[path = "arrow/compare.rs"]
+#[path = "arrow/functions/compare.rs"]
 mod compare;
-#[path = "arrow/display.rs"]
-mod display;
-#[path = "arrow/evaluate.rs"]
-mod evaluate;
-#[path = "arrow/function.rs"]
+#[path = "arrow/functions/function.rs"]
 mod function;
-#[path = "arrow/in_list.rs"]
+#[path = "arrow/functions/in_list.rs"]
 mod in_list;
-#[path = "arrow/like.rs"]
+#[path = "arrow/functions/like.rs"]
 mod like;
-#[path = "arrow/literals.rs"]
-mod literals;
-#[path = "arrow/logical.rs"]
-mod logical;
-#[path = "arrow/null_tests.rs"]
+#[path = "arrow/functions/null_tests.rs"]
 mod null_tests;
-#[path = "arrow/order.rs"]
-mod order;
-#[path = "arrow/predicate.rs"]
-mod predicate;
-#[path = "arrow/range_set.rs"]
+#[path = "arrow/functions/range_set.rs"]
 mod range_set;
-#[path = "arrow/selection.rs"]
-mod selection;
-#[path = "arrow/set.rs"]
+#[path = "arrow/functions/set.rs"]
 mod set;
-#[path = "arrow/strings.rs"]
+#[path = "arrow/functions/strings.rs"]
 mod strings;
-#[path = "arrow/u64_set.rs"]
+#[path = "arrow/functions/u64_set.rs"]
 mod u64_set;
+
+// Kernels shared by the families (`src/arrow/kernels/`): Java's order, dictionary / run-end mapping,
+// literal checks, and the bitmap-to-bytes and selection-vector steps.
+#[path = "arrow/kernels/boolean.rs"]
+mod boolean;
+#[path = "arrow/kernels/literals.rs"]
+mod literals;
+#[path = "arrow/kernels/logical.rs"]
+mod logical;
+#[path = "arrow/kernels/order.rs"]
+mod order;
+#[path = "arrow/kernels/selection.rs"]
+mod selection;
+
+// Predicate trees (`src/arrow/predicate/`): the tree, its evaluation, builder and display.
+#[path = "arrow/predicate/builder.rs"]
+mod builder;
+#[path = "arrow/predicate/display.rs"]
+mod display;
+#[path = "arrow/predicate/evaluate.rs"]
+mod evaluate;
+#[path = "arrow/predicate/tree.rs"]
+mod predicate;
 
 pub use boolean::{boolean_array_to_bytes, unpack_boolean_array};
 pub use builder::PredicateBuilder;
