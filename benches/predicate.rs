@@ -68,7 +68,7 @@ fn all_leaves(pred: &Predicate, batch: &RecordBatch, and: bool) -> Vec<u8> {
         let Predicate::Leaf(leaf) = child else {
             panic!("leaves")
         };
-        let column = batch.column_by_name(&leaf.field).unwrap();
+        let column = batch.column_by_name(leaf.field().unwrap()).unwrap();
         let bytes = leaf.function.test(column, &leaf.literals).unwrap();
         acc = Some(match acc {
             None => bytes,

@@ -127,6 +127,10 @@ mod order;
 #[path = "arrow/kernels/selection.rs"]
 mod selection;
 
+// Transforms (`src/arrow/transform/`): what a leaf reads from a row, and Paimon's types.
+#[path = "arrow/transform/mod.rs"]
+mod transform;
+
 // Predicate trees (`src/arrow/predicate/`): the tree, its evaluation, builder and display.
 #[path = "arrow/predicate/builder.rs"]
 mod builder;
@@ -145,6 +149,10 @@ pub use function::Function;
 pub use in_list::{InStrategy, MultiLiteralsLeafFunction, IN_HASH_MIN_LITERALS};
 pub use predicate::{Leaf, Predicate};
 pub use selection::selection_indices;
+pub use transform::{
+    FieldRef, PaimonType, PaimonTypeRoot, PositionInput, Transform, TransformInput, TrimSide,
+    PAIMON_MAX_LENGTH,
+};
 
 /// A predicate leaf: evaluates a column against literals, one byte per row
 /// (`1` = selected), as Paimon's `LeafFunction::Test`.

@@ -634,7 +634,7 @@ fn gather_handles_every_layout() {
             ),
         ] {
             let Predicate::Leaf(l) = &leaf else { panic!() };
-            let column = batch.column_by_name(&l.field).unwrap();
+            let column = batch.column_by_name(l.field().unwrap()).unwrap();
             let alone = l
                 .function
                 .test(column.as_ref(), l.literals.as_ref())

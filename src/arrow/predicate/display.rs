@@ -20,7 +20,10 @@ use arrow_array::types::*;
 use arrow_array::{Array, ArrowPrimitiveType};
 use arrow_schema::{DataType, TimeUnit};
 
-use super::{CompareOp, Function, Leaf, Predicate};
+use super::{
+    CompareOp, Function, Leaf, PositionInput, Predicate, Transform, TransformInput, TrimSide,
+};
+use std::vec::Vec;
 
 impl fmt::Display for Predicate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -48,7 +51,7 @@ fn join(f: &mut fmt::Formatter<'_>, children: &[Predicate], word: &str) -> fmt::
 
 impl fmt::Display for Leaf {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let x = Field(&self.field);
+        let x = &self.transform;
         let lit = |i: usize| Literal(self.literals.as_ref(), i);
         let list = List(self.literals.as_ref());
         match self.function {
@@ -99,6 +102,83 @@ impl fmt::Display for Field<'_> {
             f.write_str(self.0)
         } else {
             write!(f, "\"{}\"", self.0.replace('"', "\"\""))
+        }
+    }
+}
+
+/// A transform as SQL writes it: a field as [`Field`], `CAST(x AS BIGINT)`,
+/// `UPPER(x)`, `CONCAT(a, '-', b)`, `CONCAT_WS('-', a, b)`,
+/// `SUBSTRING(x, 2, 3)`, `TRIM(BOTH ' ' FROM x)`, `NULL`.
+impl fmt::Display for Transform {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |f: &mut fmt::Formatter<'_>, inputs: &[&TransformInput]| -> fmt::Result {
+            for (i, input) in inputs.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{input}")?;
+            }
+            Ok(())
+        };
+        match self {
+            Transform::Field(field) => write!(f, "{}", Field(&field.name)),
+            Transform::Cast { field, to } => write!(f, "CAST({} AS {to})", Field(&field.name)),
+            Transform::Upper(input) => write!(f, "UPPER({input})"),
+            Transform::Lower(input) => write!(f, "LOWER({input})"),
+            Transform::Concat(inputs) => {
+                f.write_str("CONCAT(")?;
+                list(f, &inputs.iter().collect::<Vec<_>>())?;
+                f.write_str(")")
+            }
+            Transform::ConcatWs { separator, inputs } => {
+                f.write_str("CONCAT_WS(")?;
+                list(
+                    f,
+                    &core::iter::once(separator)
+                        .chain(inputs)
+                        .collect::<Vec<_>>(),
+                )?;
+                f.write_str(")")
+            }
+            Transform::Substring { input, pos, len } => {
+                write!(f, "SUBSTRING({input}, {pos}")?;
+                if let Some(len) = len {
+                    write!(f, ", {len}")?;
+                }
+                f.write_str(")")
+            }
+            Transform::Trim { input, chars, side } => {
+                let side = match side {
+                    TrimSide::Both => "BOTH",
+                    TrimSide::Leading => "LEADING",
+                    TrimSide::Trailing => "TRAILING",
+                };
+                match chars {
+                    Some(chars) => write!(f, "TRIM({side} {chars} FROM {input})"),
+                    None => write!(f, "TRIM({side} FROM {input})"),
+                }
+            }
+            Transform::Null => f.write_str("NULL"),
+        }
+    }
+}
+
+impl fmt::Display for TransformInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TransformInput::Field(field) => write!(f, "{}", Field(&field.name)),
+            TransformInput::Literal(Some(s)) => text(f, s),
+            TransformInput::Literal(None) => f.write_str("NULL"),
+        }
+    }
+}
+
+impl fmt::Display for PositionInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionInput::Field(field) => write!(f, "{}", Field(&field.name)),
+            PositionInput::Literal(Some(n)) => write!(f, "{n}"),
+            PositionInput::Literal(None) => f.write_str("NULL"),
         }
     }
 }

@@ -28,7 +28,7 @@
 
 use super::literals::check_out;
 use super::predicate::bytes_to_bits;
-use super::{Function, Predicate};
+use super::{Function, Predicate, Transform};
 use arrow_array::{Array, ArrayRef, BooleanArray};
 use arrow_schema::{ArrowError, DataType, Schema};
 use arrow_select::filter::{FilterBuilder, FilterPredicate};
@@ -138,18 +138,24 @@ pub(crate) fn resolve<'p>(
 ) -> Result<Node<'p>, ArrowError> {
     match predicate {
         Predicate::Leaf(leaf) => {
-            let column = schema.index_of(&leaf.field).map_err(|_| {
+            let Transform::Field(field) = &leaf.transform else {
+                return Err(ArrowError::NotYetImplemented(format!(
+                    "transform {:?} is not evaluated yet",
+                    leaf.transform
+                )));
+            };
+            let column = schema.index_of(&field.name).map_err(|_| {
                 let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
                 ArrowError::InvalidArgumentError(format!(
                     "predicate field `{}` is not in the batch (its columns: {})",
-                    leaf.field,
+                    field.name,
                     names.join(", ")
                 ))
             })?;
             let data_type = schema.field(column).data_type();
             leaf.function
                 .validate(data_type, leaf.literals.as_ref())
-                .map_err(|e| in_field(&leaf.field, data_type, e))?;
+                .map_err(|e| in_field(&field.name, data_type, e))?;
             Ok(Node {
                 kind: Kind::Leaf {
                     function: leaf.function,

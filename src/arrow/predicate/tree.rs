@@ -8,7 +8,7 @@
 
 use super::evaluate::{evaluate_into, resolve, Narrowing};
 use super::literals::invalid;
-use super::Function;
+use super::{Function, Transform};
 use crate::pack;
 use arrow_array::{ArrayRef, BooleanArray, RecordBatch, UInt32Array};
 use arrow_buffer::{BooleanBuffer, Buffer};
@@ -17,8 +17,8 @@ use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
-/// One leaf of a [`Predicate`]: a [`Function`] of the column named `field`
-/// against `literals`.
+/// One leaf of a [`Predicate`]: a [`Function`] of a [`Transform`] of the row
+/// (most often a plain column, [`Transform::Field`]) against `literals`.
 ///
 /// The literals follow [`Function`]: the field's value type for Compare, In /
 /// NotIn and Between / NotBetween (one value, the list, `[lower, upper]`), one
@@ -50,18 +50,19 @@ use std::vec::Vec;
 pub struct Leaf {
     /// The leaf function.
     pub function: Function,
-    /// The name of the column the function reads.
-    pub field: String,
+    /// What the function reads from each row: a column
+    /// ([`Transform::Field`]) or a transform of columns.
+    pub transform: Transform,
     /// The function's literals (see [`Function`]).
     pub literals: ArrayRef,
 }
 
-/// Leaves are equal when their functions, fields and literals (type, values
-/// and nulls, as arrow-rs compares arrays) are.
+/// Leaves are equal when their functions, transforms and literals (type,
+/// values and nulls, as arrow-rs compares arrays) are.
 impl PartialEq for Leaf {
     fn eq(&self, other: &Leaf) -> bool {
         self.function == other.function
-            && self.field == other.field
+            && self.transform == other.transform
             && self.literals.as_ref() == other.literals.as_ref()
     }
 }
@@ -73,9 +74,42 @@ impl Leaf {
     pub fn new(function: Function, field: impl Into<String>, literals: ArrayRef) -> Leaf {
         Leaf {
             function,
-            field: field.into(),
+            transform: Transform::field(field),
             literals,
         }
+    }
+
+    /// A leaf of `function` over `transform` against `literals`, unchecked
+    /// as [`Leaf::new`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::StringArray;
+    /// use bitbytes::arrow::{Function, Leaf, Transform, TransformInput};
+    ///
+    /// // UPPER(name) LIKE 'AB%'
+    /// let leaf = Leaf::with_transform(
+    ///     Function::Like,
+    ///     Transform::Upper(TransformInput::field("name")),
+    ///     Arc::new(StringArray::from(vec!["AB%"])),
+    /// );
+    /// assert_eq!(leaf.field(), None);
+    /// assert_eq!(leaf.transform.field_names(), ["name"]);
+    /// ```
+    pub fn with_transform(function: Function, transform: Transform, literals: ArrayRef) -> Leaf {
+        Leaf {
+            function,
+            transform,
+            literals,
+        }
+    }
+
+    /// The column's name when the leaf reads a plain column
+    /// ([`Transform::Field`]).
+    pub fn field(&self) -> Option<&str> {
+        self.transform.field_name()
     }
 
     /// The leaf with the negated function and the same field and literals;
@@ -94,7 +128,7 @@ impl Leaf {
     pub fn negate(&self) -> Option<Leaf> {
         Some(Leaf {
             function: self.function.negate()?,
-            field: self.field.clone(),
+            transform: self.transform.clone(),
             literals: self.literals.clone(),
         })
     }
@@ -472,8 +506,10 @@ impl Predicate {
     pub fn fields(&self) -> Vec<&str> {
         let mut names: Vec<&str> = Vec::new();
         self.visit_leaves(&mut |leaf| {
-            if !names.contains(&leaf.field.as_str()) {
-                names.push(&leaf.field);
+            for name in leaf.transform.field_names() {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
             }
         });
         names
