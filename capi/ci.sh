@@ -3,9 +3,10 @@
 #     bash capi/ci.sh
 # Lints and tests the Rust side, builds libbitbytes_capi.{a,so}, then from
 # outside Rust: the C test (C11, -Werror) on the static library, the header as
-# C++17 (-Werror) and next to Arrow's own arrow/c/abi.h, the README example,
-# the no_std build linked with libc only, pyarrow through the C Data Interface
-# on the shared library, and one short run of the C benchmark.
+# C++17 (-Werror) and next to Arrow's own arrow/c/abi.h, the C examples of
+# README.md and docs/c-abi.md, the no_std build linked with libc only, pyarrow
+# through the C Data Interface on the shared library, and one short run of the
+# C benchmark.
 # A warm run takes well under a minute; the first one also installs pyarrow
 # (about 200 MB) into a virtual environment under target/ that later runs reuse.
 set -euo pipefail
@@ -30,15 +31,17 @@ RUSTDOCFLAGS="-D warnings" cargo doc -p bitbytes-capi --no-deps
 
 step "build libbitbytes_capi.a and .so (release)"
 # What a Rust staticlib needs from the system, as rustc reports it; the README
-# quotes the same line (checked below).
+# and docs/c-abi.md quote the same line (checked below).
 native_libs=$(cargo rustc -p bitbytes-capi --release --crate-type staticlib -- --print native-static-libs 2>&1 |
   sed -n 's/.*native-static-libs: //p' | tail -n 1)
 echo "native-static-libs: $native_libs"
 test -n "$native_libs"
-grep -qF -- "$native_libs" README.md || {
-  echo "README.md does not quote the link line rustc reports: $native_libs" >&2
-  exit 1
-}
+for doc in README.md docs/c-abi.md; do
+  grep -qF -- "$native_libs" "$doc" || {
+    echo "$doc does not quote the link line rustc reports: $native_libs" >&2
+    exit 1
+  }
+done
 cargo build -p bitbytes-capi --release
 lib_a=target/release/libbitbytes_capi.a
 lib_so=target/release/libbitbytes_capi.so
@@ -57,16 +60,20 @@ step "header as C++17 -Werror"
 "$CXX" "${CXXFLAGS_STRICT[@]}" -I capi/include capi/tests/header_cpp.cpp "$lib_a" "${native[@]}" -o "$out/header_cpp"
 "$out/header_cpp"
 
-step "README example (the C block of \"From C and C++\", compiled as shown)"
-python3 - "$out/readme_example.c" <<'EOF'
+step "C examples (the C block of \"From C and C++\" in README.md and in docs/c-abi.md, compiled as shown)"
+for doc in README.md docs/c-abi.md; do
+  name=$(basename "$doc" .md | tr 'A-Z-' 'a-z_')_example
+  python3 - "$doc" "$out/$name.c" <<'EOF'
 import re, sys
-readme = open("README.md").read()
-section = readme.split("## From C and C++", 1)[1]
+text = open(sys.argv[1]).read()
+section = text.split("# From C and C++", 1)[1]
 block = re.search(r"```c\n(.*?)```", section, re.S).group(1)
-open(sys.argv[1], "w").write(block)
+open(sys.argv[2], "w").write(block)
 EOF
-"$CC" "${CFLAGS_STRICT[@]}" -I capi/include "$out/readme_example.c" "$lib_a" "${native[@]}" -o "$out/readme_example"
-"$out/readme_example"
+  echo "--- $doc"
+  "$CC" "${CFLAGS_STRICT[@]}" -I capi/include "$out/$name.c" "$lib_a" "${native[@]}" -o "$out/$name"
+  "$out/$name"
+done
 
 step "no_std build: allocation-free, linked with libc only"
 # panic=abort: the precompiled core cannot unwind without std. Separate target
@@ -112,6 +119,6 @@ printf '#include "bitbytes.h"\n#include <arrow/c/abi.h>\nint main(void) { return
 "$CC" "${CFLAGS_STRICT[@]}" -I capi/include -I "$arrow_include" -fsyntax-only "$out/abi_after.c"
 echo "no clash in either order"
 
-step "C benchmark, one quick run (the README's figures come from a full run: see capi/bench/bench_unpack.c)"
+step "C benchmark, one quick run (docs/performance.md's figures come from a full run: see capi/bench/bench_unpack.c)"
 "$CC" "${CFLAGS_STRICT[@]}" -O2 -I capi/include capi/bench/bench_unpack.c "$lib_a" "${native[@]}" -o "$out/bench_unpack"
 "$out/bench_unpack" --quick

@@ -188,3 +188,12 @@ pub use writer::BitmapWriter;
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+// The Rust examples of docs/ run as doctests too, as the README's do.
+#[doc = include_str!("../docs/kernels.md")]
+#[cfg(doctest)]
+pub struct DocsKernelsDoctests;
+
+#[doc = include_str!("../docs/predicates.md")]
+#[cfg(doctest)]
+pub struct DocsPredicatesDoctests;

@@ -34,7 +34,7 @@ use std::vec;
 /// Measured with `cargo bench --features arrow --bench arrow`, group
 /// `in_crossover` (1 Mi rows of Int64, 10% nulls, literals `i * 7919`, so the
 /// set is a range bitmap; AMD EPYC family 25 model 17 (Zen 4), 2 shared cores,
-/// 2026-11-30, the run quoted in the README). OR-of-`eq` grows by about one
+/// 2026-11-30, the run quoted in docs/performance.md). OR-of-`eq` grows by about one
 /// `eq` pass per literal: 1.05 / 2.33 / 2.02 / 7.45 / 32.0 ms for 1 / 2 / 4 /
 /// 8 / 64 literals. The set is nearly flat: 2.07 / 2.60 / 2.78 / 3.04 / 4.66
 /// ms. OR-of-`eq` wins at 1 and 2; at 4 it won this run and lost the one
