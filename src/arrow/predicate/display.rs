@@ -106,7 +106,7 @@ impl fmt::Display for Field<'_> {
     }
 }
 
-/// A transform as SQL writes it: a field as [`Field`], `CAST(x AS BIGINT)`,
+/// A transform as SQL writes it: a field as its name, `CAST(x AS BIGINT)`,
 /// `UPPER(x)`, `CONCAT(a, '-', b)`, `CONCAT_WS('-', a, b)`,
 /// `SUBSTRING(x, 2, 3)`, `TRIM(BOTH ' ' FROM x)`, `NULL`.
 impl fmt::Display for Transform {

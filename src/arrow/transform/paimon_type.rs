@@ -195,7 +195,7 @@ impl PaimonType {
     /// | BINARY(n), VARBINARY(n), BYTES | Binary, LargeBinary, BinaryView, FixedSizeBinary(n) |
     /// | DECIMAL(p, s) | Decimal128(p, s) |
     /// | DATE / TIME(p) / TIMESTAMP(p) / TIMESTAMP_LTZ(p) | Date32 / Time32, Time64 / Timestamp(unit, None) / Timestamp(unit, Some(tz)) |
-    /// | ARRAY<T> | List, LargeList, FixedSizeList of a T column |
+    /// | `ARRAY<T>` | List, LargeList, FixedSizeList of a T column |
     ///
     /// # Examples
     ///
