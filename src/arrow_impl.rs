@@ -93,6 +93,8 @@ use std::vec;
 use std::vec::Vec;
 
 // Leaf functions: one file per family (`src/arrow/functions/`), each with its row kernels.
+#[path = "arrow/functions/arrays.rs"]
+mod arrays;
 #[path = "arrow/functions/between.rs"]
 mod between;
 #[path = "arrow/functions/compare.rs"]

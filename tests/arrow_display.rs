@@ -96,6 +96,20 @@ fn every_function() {
             "NOT contains(s, 'ab')",
         ),
         (leaf(Function::NotLike, "s", text("A%")), "s NOT LIKE 'A%'"),
+        (leaf(Function::AlwaysTrue, "a", ints(&[])), "TRUE"),
+        (leaf(Function::AlwaysFalse, "a", ints(&[])), "FALSE"),
+        (
+            leaf(Function::ArrayContains, "tags", text("ab")),
+            "ARRAY_CONTAINS(tags, 'ab')",
+        ),
+        (
+            leaf(Function::ArrayContainsAll, "tags", ints(&[1, 2])),
+            "ARRAY_CONTAINS_ALL(tags, ARRAY[1, 2])",
+        ),
+        (
+            leaf(Function::ArraysOverlap, "tags", ints(&[])),
+            "ARRAYS_OVERLAP(tags, ARRAY[])",
+        ),
         // A hand-built leaf with too few literals still displays.
         (
             leaf(Function::Between, "a", ints(&[1])),
@@ -106,7 +120,7 @@ fn every_function() {
         assert_eq!(p.to_string(), want);
     }
     // Every function was shown above (the enum has no other variant).
-    assert_eq!(Function::ALL.len(), 21);
+    assert_eq!(Function::ALL.len(), 26);
 }
 
 #[test]

@@ -14,7 +14,7 @@ use arrow_array::types::{Float64Type, Int32Type, Int64Type};
 use arrow_array::{
     Array, ArrayRef, DictionaryArray, Float64Array, Int64Array, RecordBatch, StringArray,
 };
-use bitbytes::arrow::{CompareOp, Function, Leaf, Predicate};
+use bitbytes::arrow::{CompareOp, Function, Leaf, Predicate, Transform};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -242,6 +242,18 @@ impl Spec {
         if string_fn && column < 2 {
             function = Function::Compare(CompareOp::ALL[usize::from(bytes.next()) % 6]);
         }
+        if matches!(
+            function,
+            Function::ArrayContains | Function::ArrayContainsAll | Function::ArraysOverlap
+        ) {
+            // No list column here (tests/arrow_arrays.rs has them): a
+            // constant instead, so TRUE / FALSE meet null rows in trees.
+            function = if bytes.next() % 2 == 0 {
+                Function::AlwaysTrue
+            } else {
+                Function::AlwaysFalse
+            };
+        }
         let literal = |bytes: &mut Bytes<'_>| -> Option<Val> {
             let b = bytes.next();
             if b.is_multiple_of(7) {
@@ -255,7 +267,11 @@ impl Spec {
             })
         };
         let literals = match function {
-            Function::IsNull | Function::IsNotNull | Function::IsNaN => vec![],
+            Function::IsNull
+            | Function::IsNotNull
+            | Function::IsNaN
+            | Function::AlwaysTrue
+            | Function::AlwaysFalse => vec![],
             Function::Compare(_) => vec![literal(bytes)],
             Function::In | Function::NotIn => {
                 let n = usize::from(bytes.next()) % 5;
@@ -295,6 +311,10 @@ impl Spec {
                     )),
                     _ => Arc::new(StringArray::from_iter(literals.iter().map(|v| v.map(as_s)))),
                 };
+                if matches!(function, Function::AlwaysTrue | Function::AlwaysFalse) {
+                    // Paimon's TRUE / FALSE read the NullTransform.
+                    return Predicate::Leaf(Leaf::with_transform(*function, Transform::Null, array));
+                }
                 Predicate::Leaf(Leaf::new(*function, COLUMNS[*column], array))
             }
             Spec::And(c) => Predicate::And(c.iter().map(Spec::predicate).collect()),
@@ -336,6 +356,9 @@ impl Spec {
                     NotContains => Contains,
                     Like => NotLike,
                     NotLike => Like,
+                    AlwaysTrue => AlwaysFalse,
+                    AlwaysFalse => AlwaysTrue,
+                    ArrayContains | ArrayContainsAll | ArraysOverlap => return None,
                 };
                 Spec::Leaf {
                     function: negated,
@@ -426,6 +449,9 @@ pub fn leaf(function: Function, value: Option<Val>, literals: &[Option<Val>]) ->
     match function {
         IsNull => return value.is_none(),
         IsNotNull => return value.is_some(),
+        // Java's TRUE selects null rows too.
+        AlwaysTrue => return true,
+        AlwaysFalse => return false,
         _ => {}
     }
     let Some(v) = value else { return false };

@@ -7,6 +7,7 @@
 //! [`strings`](super::strings) and Like's matcher in [`like`](super::like).
 //! This file only checks the literals and dispatches.
 
+use super::arrays::{array_bits, check_array, ArrayFunction};
 use super::between::between_bits;
 use super::boolean::unpack_bits;
 use super::compare::{CompareOp, NullFalseLeafBinaryFunction};
@@ -34,9 +35,13 @@ use std::vec::Vec;
 /// | `In` / `NotIn` | the list (any length) | as [`MultiLiteralsLeafFunction`] |
 /// | `Between` / `NotBetween` | exactly two, `[lower, upper]` | `lower <= x <= upper` / not |
 /// | `StartsWith`, `EndsWith`, `Contains`, `Like` and `Not…` | exactly one string | as named / not |
+/// | `AlwaysTrue` / `AlwaysFalse` | ignored | always / never (null rows too: TRUE selects them) |
+/// | `ArrayContains` | exactly one, of the element type | some non-null element equals it |
+/// | `ArrayContainsAll` | the list, of the element type | every literal is an element (a null literal: no row; empty list: every non-null row) |
+/// | `ArraysOverlap` | the list, of the element type | some non-null literal is an element (null literals skipped; empty list: no row) |
 ///
-/// A null row is `0` under every function but IsNull, the `Not…` forms
-/// included. A null literal selects nothing (NotBetween with a null bound
+/// A null row is `0` under every function but IsNull and AlwaysTrue, the
+/// `Not…` forms included. A null literal selects nothing (NotBetween with a null bound
 /// too; for In / NotIn see [`MultiLiteralsLeafFunction`]). Floats compare as
 /// Java's `Double.compare` in Compare, In / NotIn and Between: `-0.0 <
 /// +0.0`, and every NaN is one value above `+inf`.
@@ -103,11 +108,33 @@ pub enum Function {
     NotContains,
     /// Not [`Like`](Function::Like).
     NotLike,
+    /// Paimon's `TRUE`: selects every row, null rows included. Its literals
+    /// are ignored; in a tree it reads [`Transform::Null`](super::Transform::Null)
+    /// (see [`PredicateBuilder::always_true`](super::PredicateBuilder::always_true)).
+    /// Negates to [`AlwaysFalse`](Function::AlwaysFalse).
+    AlwaysTrue,
+    /// Paimon's `FALSE`: selects no row. Negates to
+    /// [`AlwaysTrue`](Function::AlwaysTrue).
+    AlwaysFalse,
+    /// `ARRAY_CONTAINS(x, literals[0])` over a List, LargeList or
+    /// FixedSizeList column: some non-null element equals the literal (Java
+    /// order: every NaN equals every NaN, `0.0 <> -0.0`). Takes exactly one
+    /// literal (Java uses the first of several: we reject more); a null
+    /// literal selects nothing. No negation.
+    ArrayContains,
+    /// `ARRAY_CONTAINS_ALL(x, literals)`: every literal is an element of
+    /// the row's array; any null literal selects nothing, an empty list
+    /// selects every non-null row. No negation.
+    ArrayContainsAll,
+    /// `ARRAYS_OVERLAP(x, literals)`: some non-null literal is an element
+    /// of the row's array (null literals are skipped; an empty list selects
+    /// nothing). No negation.
+    ArraysOverlap,
 }
 
 impl Function {
     /// Every function, each comparison operator once.
-    pub const ALL: [Function; 21] = [
+    pub const ALL: [Function; 26] = [
         Function::IsNull,
         Function::IsNotNull,
         Function::IsNaN,
@@ -129,11 +156,18 @@ impl Function {
         Function::NotEndsWith,
         Function::NotContains,
         Function::NotLike,
+        Function::AlwaysTrue,
+        Function::AlwaysFalse,
+        Function::ArrayContains,
+        Function::ArrayContainsAll,
+        Function::ArraysOverlap,
     ];
 
     /// The function that selects exactly the non-null rows this one does not
     /// (with the same literals, none of them null), as Paimon's `negate()`.
-    /// `None` for IsNaN, which has no negation.
+    /// `None` for IsNaN and the three array functions, which have no
+    /// negation (as in Paimon). AlwaysTrue and AlwaysFalse negate to each
+    /// other.
     ///
     /// # Examples
     ///
@@ -147,6 +181,8 @@ impl Function {
     /// );
     /// assert_eq!(Function::NotLike.negate(), Some(Function::Like));
     /// assert_eq!(Function::IsNaN.negate(), None);
+    /// assert_eq!(Function::AlwaysTrue.negate(), Some(Function::AlwaysFalse));
+    /// assert_eq!(Function::ArraysOverlap.negate(), None);
     /// ```
     pub fn negate(self) -> Option<Function> {
         use Function::*;
@@ -167,6 +203,19 @@ impl Function {
             NotContains => Contains,
             Like => NotLike,
             NotLike => Like,
+            AlwaysTrue => AlwaysFalse,
+            AlwaysFalse => AlwaysTrue,
+            ArrayContains | ArrayContainsAll | ArraysOverlap => return None,
+        })
+    }
+
+    /// The array function this is, if it is one.
+    fn array_function(self) -> Option<ArrayFunction> {
+        Some(match self {
+            Function::ArrayContains => ArrayFunction::Contains,
+            Function::ArrayContainsAll => ArrayFunction::ContainsAll,
+            Function::ArraysOverlap => ArrayFunction::Overlap,
+            _ => return None,
         })
     }
 
@@ -204,9 +253,14 @@ impl Function {
     ///   LargeUtf8, Utf8View, or a dictionary or run-end encoding of one), or
     ///   its literal is not a string;
     /// - a Like / NotLike pattern has an invalid escape (`\` followed by
-    ///   anything but `%`, `_`, `\`, or at the end).
+    ///   anything but `%`, `_`, `\`, or at the end);
+    /// - an array function's column is not a List, LargeList or
+    ///   FixedSizeList of orderable elements, its literals do not have the
+    ///   element type (a dictionary element's value type), or ArrayContains
+    ///   does not have exactly one literal.
     ///
-    /// IsNull, IsNotNull and IsNaN accept any column and any literals.
+    /// IsNull, IsNotNull, IsNaN, AlwaysTrue and AlwaysFalse accept any
+    /// column and any literals.
     ///
     /// # Examples
     ///
@@ -224,7 +278,20 @@ impl Function {
     /// ```
     pub fn validate(self, column_type: &DataType, literals: &dyn Array) -> Result<(), ArrowError> {
         match self {
-            Function::IsNull | Function::IsNotNull | Function::IsNaN => Ok(()),
+            Function::IsNull
+            | Function::IsNotNull
+            | Function::IsNaN
+            | Function::AlwaysTrue
+            | Function::AlwaysFalse => Ok(()),
+            Function::ArrayContains | Function::ArrayContainsAll | Function::ArraysOverlap => {
+                if self == Function::ArrayContains && literals.len() != 1 {
+                    return Err(ArrowError::InvalidArgumentError(format!(
+                        "{self:?} needs exactly one literal, got {}",
+                        literals.len()
+                    )));
+                }
+                check_array(&format!("{self:?}"), column_type, literals)
+            }
             Function::Compare(op) => {
                 if literals.is_empty() {
                     return Err(ArrowError::InvalidArgumentError(format!(
@@ -345,6 +412,10 @@ impl Function {
             Function::IsNull => null_test(column, false, out),
             Function::IsNotNull => null_test(column, true, out),
             Function::IsNaN => is_nan(column, out),
+            Function::AlwaysTrue | Function::AlwaysFalse => {
+                out.fill(u8::from(self == Function::AlwaysTrue));
+                Ok(())
+            }
             Function::Compare(op) => {
                 NullFalseLeafBinaryFunction::new(op).test_into(column, literals, out)
             }
@@ -360,6 +431,13 @@ impl Function {
                 let bits = between_bits(column, &literals.slice(0, 1), &literals.slice(1, 1))?;
                 let negate = self == Function::NotBetween;
                 unpack_bits(&bits, column.logical_nulls().as_ref(), negate, out).map_err(invalid)
+            }
+            Function::ArrayContains | Function::ArrayContainsAll | Function::ArraysOverlap => {
+                let function = self.array_function().ok_or_else(|| {
+                    ArrowError::InvalidArgumentError(format!("{self:?} is not an array function"))
+                })?;
+                let bits = array_bits(function, column, literals)?;
+                unpack_bits(&bits, column.logical_nulls().as_ref(), false, out).map_err(invalid)
             }
             _ => {
                 let (function, negate) = self.string_function().ok_or_else(|| {

@@ -3,7 +3,7 @@
 
 use super::evaluate::{in_field, resolve};
 use super::literals::value_type;
-use super::{CompareOp, Function, Leaf, Predicate};
+use super::{CompareOp, Function, Leaf, Predicate, Transform};
 use arrow_array::{Array, ArrayRef, Datum, NullArray, StringArray};
 use arrow_schema::{ArrowError, DataType, Field, SchemaRef};
 use std::format;
@@ -250,6 +250,169 @@ impl PredicateBuilder {
         self.leaf(Function::NotLike, field, literals)
     }
 
+    /// Paimon's `TRUE`: a leaf of [`Function::AlwaysTrue`] over
+    /// [`Transform::Null`], reading no column, that selects every row (null
+    /// rows included). Its negation is [`always_false`](PredicateBuilder::always_false).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{ArrayRef, Int64Array, RecordBatch};
+    /// use bitbytes::arrow::PredicateBuilder;
+    ///
+    /// let batch = RecordBatch::try_from_iter([
+    ///     ("x", Arc::new(Int64Array::from(vec![Some(1), None])) as ArrayRef),
+    /// ])?;
+    /// let p = PredicateBuilder::new(batch.schema());
+    /// assert_eq!(p.always_true().test(&batch)?, [1, 1]);
+    /// assert_eq!(p.always_true().to_string(), "TRUE");
+    /// assert_eq!(p.always_true().negate(), Some(p.always_false()));
+    /// let pred = p.or(vec![p.always_false(), p.equal("x", &Int64Array::new_scalar(1))?])?;
+    /// assert_eq!(pred.test(&batch)?, [1, 0]);
+    /// assert!(p.always_true().fields().is_empty());
+    /// # Ok::<(), arrow_schema::ArrowError>(())
+    /// ```
+    pub fn always_true(&self) -> Predicate {
+        constant(Function::AlwaysTrue)
+    }
+
+    /// Paimon's `FALSE`: a leaf of [`Function::AlwaysFalse`] over
+    /// [`Transform::Null`] that selects no row. Its negation is
+    /// [`always_true`](PredicateBuilder::always_true).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{ArrayRef, Int64Array, RecordBatch};
+    /// use bitbytes::arrow::PredicateBuilder;
+    ///
+    /// let batch = RecordBatch::try_from_iter([
+    ///     ("x", Arc::new(Int64Array::from(vec![Some(1), None])) as ArrayRef),
+    /// ])?;
+    /// let p = PredicateBuilder::new(batch.schema());
+    /// assert_eq!(p.always_false().test(&batch)?, [0, 0]);
+    /// assert_eq!(p.always_false().to_string(), "FALSE");
+    /// # Ok::<(), arrow_schema::ArrowError>(())
+    /// ```
+    pub fn always_false(&self) -> Predicate {
+        constant(Function::AlwaysFalse)
+    }
+
+    /// `ARRAY_CONTAINS(field, literal)`: some non-null element of the row's
+    /// array equals `literal` (Java order for floats: every NaN equals
+    /// every NaN, `0.0 <> -0.0`). A null literal selects nothing; a null
+    /// array is never selected. Has no negation.
+    ///
+    /// # Errors
+    ///
+    /// When `field` is not in the schema or is not a List, LargeList or
+    /// FixedSizeList of orderable elements, or `literal` is not one value
+    /// of the element type (the message names the field and both types).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{types::Int32Type, ArrayRef, Int32Array, Int64Array, ListArray, RecordBatch};
+    /// use bitbytes::arrow::PredicateBuilder;
+    ///
+    /// let tags = ListArray::from_iter_primitive::<Int32Type, _, _>(vec![
+    ///     Some(vec![Some(1), Some(2)]),
+    ///     Some(vec![None, Some(3)]),
+    ///     None,
+    /// ]);
+    /// let batch = RecordBatch::try_from_iter([("tags", Arc::new(tags) as ArrayRef)])?;
+    /// let p = PredicateBuilder::new(batch.schema());
+    /// let pred = p.array_contains("tags", &Int32Array::new_scalar(3))?;
+    /// assert_eq!(pred.test(&batch)?, [0, 1, 0]);
+    /// assert_eq!(pred.to_string(), "ARRAY_CONTAINS(tags, 3)");
+    /// assert_eq!(pred.negate(), None);
+    /// let err = p.array_contains("tags", &Int64Array::new_scalar(3)).unwrap_err().to_string();
+    /// assert!(err.contains("tags") && err.contains("Int32") && err.contains("Int64"), "{err}");
+    /// # Ok::<(), arrow_schema::ArrowError>(())
+    /// ```
+    pub fn array_contains(&self, field: &str, literal: &dyn Datum) -> Result<Predicate, ArrowError> {
+        let (array, _) = literal.get();
+        if array.len() != 1 {
+            return Err(ArrowError::InvalidArgumentError(format!(
+                "field `{field}`: a literal must be one value (a Scalar), got an array of {} values",
+                array.len()
+            )));
+        }
+        self.leaf(Function::ArrayContains, field, array.slice(0, 1))
+    }
+
+    /// `ARRAY_CONTAINS_ALL(field, literals)`: every literal is an element of
+    /// the row's array. Any null literal selects nothing; an empty list
+    /// selects every non-null array. Has no negation.
+    ///
+    /// # Errors
+    ///
+    /// When `field` is not in the schema or not a list of orderable
+    /// elements, or `literals` do not have the element type.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{types::Int32Type, ArrayRef, Int32Array, ListArray, RecordBatch};
+    /// use bitbytes::arrow::PredicateBuilder;
+    ///
+    /// let tags = ListArray::from_iter_primitive::<Int32Type, _, _>(vec![
+    ///     Some(vec![Some(1), Some(2)]),
+    ///     Some(vec![Some(2), Some(3)]),
+    ///     None,
+    /// ]);
+    /// let batch = RecordBatch::try_from_iter([("tags", Arc::new(tags) as ArrayRef)])?;
+    /// let p = PredicateBuilder::new(batch.schema());
+    /// let pred = p.array_contains_all("tags", &Int32Array::from(vec![3, 2]))?;
+    /// assert_eq!(pred.test(&batch)?, [0, 1, 0]);
+    /// assert_eq!(pred.to_string(), "ARRAY_CONTAINS_ALL(tags, ARRAY[3, 2])");
+    /// let empty = p.array_contains_all("tags", &Int32Array::from(Vec::<i32>::new()))?;
+    /// assert_eq!(empty.test(&batch)?, [1, 1, 0]);
+    /// # Ok::<(), arrow_schema::ArrowError>(())
+    /// ```
+    pub fn array_contains_all(
+        &self,
+        field: &str,
+        literals: &dyn Array,
+    ) -> Result<Predicate, ArrowError> {
+        self.list(Function::ArrayContainsAll, field, literals)
+    }
+
+    /// `ARRAYS_OVERLAP(field, literals)`: some non-null literal is an
+    /// element of the row's array. Null literals are skipped; an empty list
+    /// selects nothing. Has no negation.
+    ///
+    /// # Errors
+    ///
+    /// As [`array_contains_all`](PredicateBuilder::array_contains_all).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{types::Int32Type, ArrayRef, Int32Array, ListArray, RecordBatch};
+    /// use bitbytes::arrow::PredicateBuilder;
+    ///
+    /// let tags = ListArray::from_iter_primitive::<Int32Type, _, _>(vec![
+    ///     Some(vec![Some(1), Some(2)]),
+    ///     Some(vec![Some(4)]),
+    ///     Some(vec![]),
+    /// ]);
+    /// let batch = RecordBatch::try_from_iter([("tags", Arc::new(tags) as ArrayRef)])?;
+    /// let p = PredicateBuilder::new(batch.schema());
+    /// let pred = p.arrays_overlap("tags", &Int32Array::from(vec![Some(2), None, Some(4)]))?;
+    /// assert_eq!(pred.test(&batch)?, [1, 1, 0]);
+    /// assert_eq!(pred.to_string(), "ARRAYS_OVERLAP(tags, ARRAY[2, NULL, 4])");
+    /// # Ok::<(), arrow_schema::ArrowError>(())
+    /// ```
+    pub fn arrays_overlap(&self, field: &str, literals: &dyn Array) -> Result<Predicate, ArrowError> {
+        self.list(Function::ArraysOverlap, field, literals)
+    }
+
     /// A leaf of any function with literals as [`Function`] takes them,
     /// checked against the field as every other constructor does.
     ///
@@ -427,6 +590,12 @@ impl PredicateBuilder {
         let literals = arrow_select::concat::concat(&[lower.as_ref(), upper.as_ref()])?;
         self.leaf(function, field, literals)
     }
+}
+
+/// TRUE / FALSE: the function over [`Transform::Null`], no literal.
+fn constant(function: Function) -> Predicate {
+    let literals: ArrayRef = Arc::new(NullArray::new(0));
+    Predicate::Leaf(Leaf::with_transform(function, Transform::Null, literals))
 }
 
 /// `Err` naming the field and both types unless a literal of type `literal`

@@ -4,7 +4,10 @@
 //!
 //! Comparisons, IN, BETWEEN, LIKE and the null tests read as in SQL; IsNaN
 //! and the three string functions, which SQL has no operator for, read as
-//! calls: `is_nan(x)`, `starts_with(name, 'A')`. Children of an And inside an
+//! calls: `is_nan(x)`, `starts_with(name, 'A')`; the array functions as
+//! Paimon names them: `ARRAY_CONTAINS(tags, 'a')`,
+//! `ARRAYS_OVERLAP(tags, ARRAY['a', 'b'])`; AlwaysTrue / AlwaysFalse as
+//! `TRUE` / `FALSE`. Children of an And inside an
 //! Or (and the other way round) are parenthesised; the top level is not. A
 //! field name that is not a plain identifier is double-quoted. Literals:
 //! strings single-quoted (a `'` doubled), binary as `X'0a1b'`, floats as Rust
@@ -71,6 +74,11 @@ impl fmt::Display for Leaf {
             Function::NotEndsWith => write!(f, "NOT ends_with({x}, {})", lit(0)),
             Function::NotContains => write!(f, "NOT contains({x}, {})", lit(0)),
             Function::NotLike => write!(f, "{x} NOT LIKE {}", lit(0)),
+            Function::AlwaysTrue => f.write_str("TRUE"),
+            Function::AlwaysFalse => f.write_str("FALSE"),
+            Function::ArrayContains => write!(f, "ARRAY_CONTAINS({x}, {})", lit(0)),
+            Function::ArrayContainsAll => write!(f, "ARRAY_CONTAINS_ALL({x}, ARRAY[{list}])"),
+            Function::ArraysOverlap => write!(f, "ARRAYS_OVERLAP({x}, ARRAY[{list}])"),
         }
     }
 }

@@ -95,6 +95,10 @@ pub const GATHER_MAX_FRACTION_BYTES: f64 = 0.15;
 impl Narrowing {
     /// Whether `child` with `undecided` of `rows` rows left is gathered.
     fn gathers(self, child: &Node<'_>, undecided: usize, rows: usize) -> bool {
+        if child.columns.is_empty() {
+            // Reads no column (a constant): nothing to gather.
+            return false;
+        }
         match self {
             Narrowing::Auto => {
                 let fraction = if child.reads_bytes {
@@ -126,6 +130,8 @@ enum Kind<'p> {
         function: Function,
         literals: &'p dyn Array,
     },
+    /// Every row the same byte (TRUE / FALSE over no column).
+    Constant(u8),
     And(Vec<Node<'p>>),
     Or(Vec<Node<'p>>),
 }
@@ -138,6 +144,16 @@ pub(crate) fn resolve<'p>(
 ) -> Result<Node<'p>, ArrowError> {
     match predicate {
         Predicate::Leaf(leaf) => {
+            // TRUE / FALSE over Paimon's NullTransform: a constant, no column.
+            if let (Transform::Null, Function::AlwaysTrue | Function::AlwaysFalse) =
+                (&leaf.transform, leaf.function)
+            {
+                return Ok(Node {
+                    kind: Kind::Constant(u8::from(leaf.function == Function::AlwaysTrue)),
+                    columns: vec![],
+                    reads_bytes: false,
+                });
+            }
             let Transform::Field(field) = &leaf.transform else {
                 return Err(ArrowError::NotYetImplemented(format!(
                     "transform {:?} is not evaluated yet",
@@ -268,6 +284,10 @@ fn evaluate(
                 )));
             }
             function.test_into(array.as_ref(), *literals, out)
+        }
+        Kind::Constant(byte) => {
+            out.fill(*byte);
+            Ok(())
         }
         Kind::And(children) => group(children, true, columns, rows, out, narrowing),
         Kind::Or(children) => group(children, false, columns, rows, out, narrowing),
