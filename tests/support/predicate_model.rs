@@ -313,7 +313,11 @@ impl Spec {
                 };
                 if matches!(function, Function::AlwaysTrue | Function::AlwaysFalse) {
                     // Paimon's TRUE / FALSE read the NullTransform.
-                    return Predicate::Leaf(Leaf::with_transform(*function, Transform::Null, array));
+                    return Predicate::Leaf(Leaf::with_transform(
+                        *function,
+                        Transform::Null,
+                        array,
+                    ));
                 }
                 Predicate::Leaf(Leaf::new(*function, COLUMNS[*column], array))
             }

@@ -204,8 +204,7 @@ pub(crate) fn check_array(
         )));
     };
     let want = value_type(element);
-    if want.is_nested() || matches!(want, DataType::Dictionary(..) | DataType::RunEndEncoded(..))
-    {
+    if want.is_nested() || matches!(want, DataType::Dictionary(..) | DataType::RunEndEncoded(..)) {
         return Err(ArrowError::InvalidArgumentError(format!(
             "{name} cannot compare elements of type {element} (column {column})"
         )));

@@ -333,7 +333,11 @@ impl PredicateBuilder {
     /// assert!(err.contains("tags") && err.contains("Int32") && err.contains("Int64"), "{err}");
     /// # Ok::<(), arrow_schema::ArrowError>(())
     /// ```
-    pub fn array_contains(&self, field: &str, literal: &dyn Datum) -> Result<Predicate, ArrowError> {
+    pub fn array_contains(
+        &self,
+        field: &str,
+        literal: &dyn Datum,
+    ) -> Result<Predicate, ArrowError> {
         let (array, _) = literal.get();
         if array.len() != 1 {
             return Err(ArrowError::InvalidArgumentError(format!(
@@ -409,7 +413,11 @@ impl PredicateBuilder {
     /// assert_eq!(pred.to_string(), "ARRAYS_OVERLAP(tags, ARRAY[2, NULL, 4])");
     /// # Ok::<(), arrow_schema::ArrowError>(())
     /// ```
-    pub fn arrays_overlap(&self, field: &str, literals: &dyn Array) -> Result<Predicate, ArrowError> {
+    pub fn arrays_overlap(
+        &self,
+        field: &str,
+        literals: &dyn Array,
+    ) -> Result<Predicate, ArrowError> {
         self.list(Function::ArraysOverlap, field, literals)
     }
 
