@@ -21,7 +21,9 @@
 //!   selected rows, for arrow-select's `take`.
 //! - [`Function`]: Paimon's whole leaf set in one enum: IsNull, IsNotNull,
 //!   IsNaN, the comparisons, In / NotIn, Between / NotBetween, StartsWith,
-//!   EndsWith, Contains, Like and their `Not…` forms, with
+//!   EndsWith, Contains, Like and their `Not…` forms, AlwaysTrue /
+//!   AlwaysFalse, and the array functions ArrayContains, ArrayContainsAll,
+//!   ArraysOverlap over list columns, with
 //!   [`Function::validate`] to check literals against a column type before
 //!   any data is read.
 //! - [`Predicate`]: And / Or trees of [`Leaf`]s over a `RecordBatch`, built
@@ -34,8 +36,8 @@
 //! - `functions/`: the leaf functions, one file per family, each with its row
 //!   kernels: `function.rs` (the [`Function`] enum, literal checks, dispatch),
 //!   `null_tests.rs`, `compare.rs`, `in_list.rs` (with `set.rs`,
-//!   `range_set.rs`, `u64_set.rs`), `between.rs`, `strings.rs` and `like.rs`
-//!   (Like's parser and matcher);
+//!   `range_set.rs`, `u64_set.rs`), `between.rs`, `strings.rs`, `like.rs`
+//!   (Like's parser and matcher) and `arrays.rs` (the array functions);
 //! - `kernels/`: what the families share: `order.rs` (Java's float order and
 //!   its one-pass kernels), `logical.rs` (the dictionary / run-end mapping),
 //!   `literals.rs` (literal checks), `boolean.rs` (bitmap to bytes) and
@@ -48,17 +50,17 @@
 //! # Semantics (as in Paimon)
 //!
 //! One byte per row, `1` = selected. A null row is never selected, by any
-//! function or its negation. Comparisons against a null literal select
+//! function or its negation, except IsNull and AlwaysTrue. Comparisons against a null literal select
 //! nothing; a missing literal, or a literal whose type differs from the
 //! column's value type (the dictionary's value type for a dictionary column),
 //! is an [`ArrowError::InvalidArgumentError`](arrow_schema::ArrowError), never a
 //! panic. Floats compare as Java's `Double.compare`, in every function
-//! (comparisons, IN / NOT IN, Between): `-0.0 < +0.0`, and every NaN, whatever
+//! (comparisons, IN / NOT IN, Between, the array functions): `-0.0 < +0.0`, and every NaN, whatever
 //! its sign bit or payload, is one value equal to every other NaN and above
 //! `+inf` (arrow-ord's IEEE totalOrder puts a negative NaN below `-inf`, so
 //! floats run a kernel of this crate). IN skips null literals; NOT IN with a
-//! null literal selects nothing. IsNull is the only function that selects a
-//! null row.
+//! null literal selects nothing. IsNull and AlwaysTrue (Java's TRUE) are
+//! the only functions that select a null row.
 //!
 //! # Examples
 //!

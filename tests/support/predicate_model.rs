@@ -248,7 +248,7 @@ impl Spec {
         ) {
             // No list column here (tests/arrow_arrays.rs has them): a
             // constant instead, so TRUE / FALSE meet null rows in trees.
-            function = if bytes.next() % 2 == 0 {
+            function = if bytes.next().is_multiple_of(2) {
                 Function::AlwaysTrue
             } else {
                 Function::AlwaysFalse
