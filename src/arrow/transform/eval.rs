@@ -7,8 +7,9 @@
 //!   map the values buffer in one pass and keep the offsets and nulls; any
 //!   other column is mapped row by row (an ASCII row byte-wise, any other
 //!   row char by char with Rust's full Unicode mappings, which are Java's).
-//! - A transform of one dictionary column, whose other inputs are literals
-//!   and that cannot fail, runs on the dictionary's values only and keeps
+//! - A transform of one dictionary column, whose other inputs are literals,
+//!   that cannot fail and that maps a null input to null (all but
+//!   CONCAT_WS), runs on the dictionary's values only and keeps
 //!   the keys; any other dictionary input is first expanded (arrow-select's
 //!   `take`).
 //! - The output is Utf8; LargeUtf8 when the values pass `i32::MAX` bytes
@@ -188,6 +189,8 @@ impl<'p> Resolved<'p> {
         };
         let output_type = match (&kernel, columns.as_slice()) {
             (Kernel::Null, _) => DataType::Boolean,
+            // CONCAT_WS makes a null input `""`: a null key cannot keep it.
+            (Kernel::ConcatWs { .. }, _) => DataType::Utf8,
             (_, [only]) if !may_fail => match schema.field(*only).data_type() {
                 DataType::Dictionary(key, _) => {
                     DataType::Dictionary(key.clone(), Box::new(DataType::Utf8))
