@@ -7,11 +7,12 @@
 
 use arrow_array::types::Int32Type;
 use arrow_array::{
-    ArrayRef, DictionaryArray, Int32Array, Int64Array, LargeStringArray, RecordBatch,
-    StringArray, StringViewArray,
+    ArrayRef, DictionaryArray, Int32Array, Int64Array, LargeStringArray, RecordBatch, StringArray,
+    StringViewArray,
 };
 use bitbytes::arrow::{
-    CompareOp, Function, Leaf, Narrowing, PositionInput, Predicate, Transform, TransformInput, TrimSide,
+    CompareOp, Function, Leaf, Narrowing, PositionInput, Predicate, Transform, TransformInput,
+    TrimSide,
 };
 use proptest::prelude::*;
 use std::sync::Arc;
@@ -76,9 +77,18 @@ fn oracle(
     Ok(match t {
         Transform::Upper(i) => input(i).map(|s| s.to_uppercase()),
         Transform::Lower(i) => input(i).map(|s| s.to_lowercase()),
-        Transform::Concat(xs) => xs.iter().map(input).collect::<Option<Vec<_>>>().map(|v| v.concat()),
-        Transform::ConcatWs { separator, inputs } => input(separator)
-            .map(|sep| inputs.iter().filter_map(input).collect::<Vec<_>>().join(&sep)),
+        Transform::Concat(xs) => xs
+            .iter()
+            .map(input)
+            .collect::<Option<Vec<_>>>()
+            .map(|v| v.concat()),
+        Transform::ConcatWs { separator, inputs } => input(separator).map(|sep| {
+            inputs
+                .iter()
+                .filter_map(input)
+                .collect::<Vec<_>>()
+                .join(&sep)
+        }),
         Transform::Substring { input: i, pos, len } => {
             let (Some(s), Some(pos)) = (input(i), position(pos)) else {
                 return Ok(None);
@@ -92,7 +102,11 @@ fn oracle(
             };
             Some(oracle_substring(&s, pos, len)?)
         }
-        Transform::Trim { input: i, chars, side } => {
+        Transform::Trim {
+            input: i,
+            chars,
+            side,
+        } => {
             let chars = chars.as_ref().map_or(Some(" ".to_string()), input);
             match (input(i), chars) {
                 (Some(s), Some(c)) => Some(oracle_trim(&s, &c, *side)),
@@ -111,7 +125,11 @@ fn case_mappings_are_javas() {
         (Transform::Upper(TransformInput::field("a")), "ǅ", "Ǆ"),
         (Transform::Upper(TransformInput::field("a")), "ﬁ", "FI"),
         (Transform::Lower(TransformInput::field("a")), "ΟΣ", "ος"),
-        (Transform::Lower(TransformInput::field("a")), "İ", "i\u{307}"),
+        (
+            Transform::Lower(TransformInput::field("a")),
+            "İ",
+            "i\u{307}",
+        ),
         (Transform::Lower(TransformInput::field("a")), "ǅ", "ǆ"),
     ];
     for (t, input, want) in cases {
@@ -121,7 +139,11 @@ fn case_mappings_are_javas() {
             t.clone(),
             Arc::new(StringArray::from(vec![want])),
         );
-        assert_eq!(Predicate::Leaf(leaf).test(&batch).unwrap(), [1], "{t} of {input}");
+        assert_eq!(
+            Predicate::Leaf(leaf).test(&batch).unwrap(),
+            [1],
+            "{t} of {input}"
+        );
     }
 }
 
@@ -138,7 +160,12 @@ fn column(values: &[Option<&str>], layout: Layout) -> ArrayRef {
         Layout::Utf8 => Arc::new(StringArray::from(values.to_vec())),
         Layout::Large => Arc::new(LargeStringArray::from(values.to_vec())),
         Layout::View => Arc::new(StringViewArray::from(values.to_vec())),
-        Layout::Dict => Arc::new(values.iter().copied().collect::<DictionaryArray<Int32Type>>()),
+        Layout::Dict => Arc::new(
+            values
+                .iter()
+                .copied()
+                .collect::<DictionaryArray<Int32Type>>(),
+        ),
     }
 }
 
@@ -152,7 +179,10 @@ fn batch_of(
         ("a", column(&a, layout)),
         ("b", column(&b, Layout::Utf8)),
         ("p", Arc::new(Int32Array::from(p)) as ArrayRef),
-        ("n", Arc::new(Int64Array::from(vec![1i64; a.len()])) as ArrayRef),
+        (
+            "n",
+            Arc::new(Int64Array::from(vec![1i64; a.len()])) as ArrayRef,
+        ),
     ])
     .unwrap()
 }
@@ -173,14 +203,21 @@ fn transform() -> impl Strategy<Value = Transform> {
         4 => text().prop_map(TransformInput::Literal),
         1 => Just(TransformInput::Literal(None)),
     ];
-    let field = prop_oneof![Just(TransformInput::field("a")), Just(TransformInput::field("b"))];
+    let field = prop_oneof![
+        Just(TransformInput::field("a")),
+        Just(TransformInput::field("b"))
+    ];
     let input = prop_oneof![3 => field.clone(), 1 => lit];
     let pos = prop_oneof![
         3 => (1i32..8).prop_map(|v| PositionInput::Literal(Some(v))),
         1 => Just(PositionInput::Literal(None)),
         1 => Just(PositionInput::Field("p".into())),
     ];
-    let side = prop_oneof![Just(TrimSide::Both), Just(TrimSide::Leading), Just(TrimSide::Trailing)];
+    let side = prop_oneof![
+        Just(TrimSide::Both),
+        Just(TrimSide::Leading),
+        Just(TrimSide::Trailing)
+    ];
     prop_oneof![
         field.clone().prop_map(Transform::Upper),
         field.clone().prop_map(Transform::Lower),
@@ -189,13 +226,21 @@ fn transform() -> impl Strategy<Value = Transform> {
             .prop_map(|(separator, inputs)| Transform::ConcatWs { separator, inputs }),
         (field.clone(), pos.clone(), prop::option::of(pos))
             .prop_map(|(input, pos, len)| Transform::Substring { input, pos, len }),
-        (field, prop::option::of(input), side)
-            .prop_map(|(input, chars, side)| Transform::Trim { input, chars, side }),
+        (field, prop::option::of(input), side).prop_map(|(input, chars, side)| Transform::Trim {
+            input,
+            chars,
+            side
+        }),
     ]
 }
 
 fn layout() -> impl Strategy<Value = Layout> {
-    prop_oneof![Just(Layout::Utf8), Just(Layout::Large), Just(Layout::View), Just(Layout::Dict)]
+    prop_oneof![
+        Just(Layout::Utf8),
+        Just(Layout::Large),
+        Just(Layout::View),
+        Just(Layout::Dict)
+    ]
 }
 
 proptest! {
@@ -249,7 +294,14 @@ proptest! {
 /// through.
 #[test]
 fn transform_leaves_in_trees() {
-    let a = vec![Some("ab"), Some("Abc"), None, Some("xy"), Some("aB😀"), Some("b")];
+    let a = vec![
+        Some("ab"),
+        Some("Abc"),
+        None,
+        Some("xy"),
+        Some("aB😀"),
+        Some("b"),
+    ];
     let b = vec![Some("x"), None, Some("y"), Some("y"), Some("z"), Some("b")];
     let p = vec![Some(1), Some(0), Some(2), Some(1), Some(3), Some(0)];
     for layout in [Layout::Utf8, Layout::Large, Layout::View, Layout::Dict] {
@@ -282,7 +334,10 @@ fn transform_leaves_in_trees() {
             },
             Arc::new(StringArray::from(vec!["?"])),
         );
-        let or = Predicate::Or(vec![Predicate::Leaf(upper.clone()), Predicate::Leaf(concat)]);
+        let or = Predicate::Or(vec![
+            Predicate::Leaf(upper.clone()),
+            Predicate::Leaf(concat),
+        ]);
         assert_eq!(or.test(&batch).unwrap(), [1, 1, 0, 1, 1, 0], "{layout:?}");
         let and = Predicate::And(vec![
             Predicate::Leaf(p_positive.clone()),
@@ -301,7 +356,12 @@ fn transform_leaves_in_trees() {
 
 #[test]
 fn errors_name_the_field() {
-    let batch = batch_of(vec![Some("a")], vec![Some("b")], vec![Some(1)], Layout::Utf8);
+    let batch = batch_of(
+        vec![Some("a")],
+        vec![Some("b")],
+        vec![Some(1)],
+        Layout::Utf8,
+    );
     let leaf = |t: Transform| {
         Predicate::Leaf(Leaf::with_transform(
             Function::Compare(CompareOp::Equal),
@@ -309,10 +369,20 @@ fn errors_name_the_field() {
             Arc::new(StringArray::from(vec!["x"])),
         ))
     };
-    let missing = leaf(Transform::Upper(TransformInput::field("zz"))).test(&batch).unwrap_err();
-    assert!(missing.to_string().contains("`zz` is not in the batch"), "{missing}");
-    let not_string = leaf(Transform::Lower(TransformInput::field("n"))).test(&batch).unwrap_err();
-    assert!(not_string.to_string().contains("`n` is Int64"), "{not_string}");
+    let missing = leaf(Transform::Upper(TransformInput::field("zz")))
+        .test(&batch)
+        .unwrap_err();
+    assert!(
+        missing.to_string().contains("`zz` is not in the batch"),
+        "{missing}"
+    );
+    let not_string = leaf(Transform::Lower(TransformInput::field("n")))
+        .test(&batch)
+        .unwrap_err();
+    assert!(
+        not_string.to_string().contains("`n` is Int64"),
+        "{not_string}"
+    );
     let bad_pos = leaf(Transform::Substring {
         input: TransformInput::field("a"),
         pos: PositionInput::Field("a".into()),
@@ -328,6 +398,12 @@ fn errors_name_the_field() {
         Arc::new(Int64Array::from(vec![1])),
     ));
     assert!(wrong_literal.validate(batch.schema_ref()).is_err());
-    let cast = leaf(Transform::Cast { field: "a".into(), to: "INT".parse().unwrap() });
-    assert!(matches!(cast.test(&batch), Err(arrow_schema::ArrowError::NotYetImplemented(_))));
+    let cast = leaf(Transform::Cast {
+        field: "a".into(),
+        to: "INT".parse().unwrap(),
+    });
+    assert!(matches!(
+        cast.test(&batch),
+        Err(arrow_schema::ArrowError::NotYetImplemented(_))
+    ));
 }

@@ -156,7 +156,10 @@ impl<'p> Resolved<'p> {
             Transform::Upper(i) => Kernel::Upper(input(i)?),
             Transform::Lower(i) => Kernel::Lower(input(i)?),
             Transform::Concat(xs) => Kernel::Concat(inputs(xs)?),
-            Transform::ConcatWs { separator, inputs: xs } => Kernel::ConcatWs {
+            Transform::ConcatWs {
+                separator,
+                inputs: xs,
+            } => Kernel::ConcatWs {
                 separator: input(separator)?,
                 inputs: inputs(xs)?,
             },
@@ -165,7 +168,11 @@ impl<'p> Resolved<'p> {
                 pos: position(pos)?,
                 len: len.as_ref().map(position).transpose()?,
             },
-            Transform::Trim { input: i, chars, side } => Kernel::Trim {
+            Transform::Trim {
+                input: i,
+                chars,
+                side,
+            } => Kernel::Trim {
                 input: input(i)?,
                 chars: chars.as_ref().map(input).transpose()?,
                 side: *side,
@@ -210,7 +217,11 @@ impl<'p> Resolved<'p> {
 
     /// The transform's column over `rows` rows; `inputs[k]` is the column
     /// of schema index `columns[k]`, `rows` long.
-    pub(crate) fn evaluate(&self, inputs: &[ArrayRef], rows: usize) -> Result<ArrayRef, ArrowError> {
+    pub(crate) fn evaluate(
+        &self,
+        inputs: &[ArrayRef],
+        rows: usize,
+    ) -> Result<ArrayRef, ArrowError> {
         if let Kernel::Null = self.kernel {
             return Ok(new_null_array(&DataType::Boolean, rows));
         }
@@ -227,7 +238,7 @@ impl<'p> Resolved<'p> {
         if let (DataType::Dictionary(..), [only]) = (&self.output_type, inputs) {
             if let Some(dict) = only.as_any_dictionary_opt() {
                 let values = dict.values().clone();
-                let mapped = self.evaluate_flat(&[values.clone()], values.len())?;
+                let mapped = self.evaluate_flat(core::slice::from_ref(&values), values.len())?;
                 return Ok(dict.with_values(mapped));
             }
         }
@@ -272,7 +283,11 @@ impl<'p> Resolved<'p> {
         inputs: &[ArrayRef],
         rows: usize,
     ) -> Result<ArrayRef, ArrowError> {
-        let sources = |xs: &[Input<'p>]| xs.iter().map(|x| Source::new(*x, inputs)).collect::<Result<Vec<_>, _>>();
+        let sources = |xs: &[Input<'p>]| {
+            xs.iter()
+                .map(|x| Source::new(*x, inputs))
+                .collect::<Result<Vec<_>, _>>()
+        };
         let mut out = Out::<O>::new(rows, self.bytes_hint(inputs, rows));
         match &self.kernel {
             Kernel::Upper(x) | Kernel::Lower(x) => {
@@ -305,7 +320,10 @@ impl<'p> Resolved<'p> {
                     out.end_row()?;
                 }
             }
-            Kernel::ConcatWs { separator, inputs: xs } => {
+            Kernel::ConcatWs {
+                separator,
+                inputs: xs,
+            } => {
                 let separator = Source::new(*separator, inputs)?;
                 if separator.is_null_literal() {
                     return Ok(new_null_array(&DataType::Utf8, rows));
@@ -359,7 +377,8 @@ impl<'p> Resolved<'p> {
             }
             Kernel::Trim { input, chars, side } => {
                 let x = Source::new(*input, inputs)?;
-                let chars = chars.map_or(Ok(Source::Literal(Some(" "))), |c| Source::new(c, inputs))?;
+                let chars =
+                    chars.map_or(Ok(Source::Literal(Some(" "))), |c| Source::new(c, inputs))?;
                 if chars.is_null_literal() {
                     return Ok(new_null_array(&DataType::Utf8, rows));
                 }
@@ -516,11 +535,13 @@ enum Int<'a> {
 impl<'a> Int<'a> {
     fn new(p: Position, inputs: &'a [ArrayRef]) -> Result<Int<'a>, ArrowError> {
         Ok(match p {
-            Position::Column(c) => Int::Column(
-                inputs[c]
-                    .as_primitive_opt::<Int32Type>()
-                    .ok_or_else(|| ArrowError::InvalidArgumentError("internal: a SUBSTRING position that is not Int32".into()))?,
-            ),
+            Position::Column(c) => {
+                Int::Column(inputs[c].as_primitive_opt::<Int32Type>().ok_or_else(|| {
+                    ArrowError::InvalidArgumentError(
+                        "internal: a SUBSTRING position that is not Int32".into(),
+                    )
+                })?)
+            }
             Position::Literal(v) => Int::Literal(v),
         })
     }
@@ -572,7 +593,8 @@ impl<O: OffsetSizeTrait> Out<O> {
 
     fn finish(mut self) -> Result<ArrayRef, ArrowError> {
         let offsets = OffsetBuffer::new(ScalarBuffer::from(self.offsets));
-        let array = GenericStringArray::<O>::try_new(offsets, self.values.into(), self.nulls.finish())?;
+        let array =
+            GenericStringArray::<O>::try_new(offsets, self.values.into(), self.nulls.finish())?;
         Ok(Arc::new(array))
     }
 }
@@ -779,16 +801,35 @@ mod tests {
             TransformInput::field("a"),
             TransformInput::literal("-"),
         ]);
-        let schema = Schema::new(std::vec![arrow_schema::Field::new("a", DataType::Utf8, true)]);
+        let schema = Schema::new(std::vec![arrow_schema::Field::new(
+            "a",
+            DataType::Utf8,
+            true
+        )]);
         let find = |s: &Schema, n: &str| s.index_of(n);
         let r = Resolved::new(&t, &schema, &find).unwrap();
-        let a: ArrayRef = Arc::new(arrow_array::StringArray::from(std::vec![Some("x"), None, Some("é")]));
-        let small = r.evaluate_as::<i32>(&[a.clone()], 3).unwrap();
+        let a: ArrayRef = Arc::new(arrow_array::StringArray::from(std::vec![
+            Some("x"),
+            None,
+            Some("é")
+        ]));
+        let small = r.evaluate_as::<i32>(core::slice::from_ref(&a), 3).unwrap();
         let large = r.evaluate_as::<i64>(&[a], 3).unwrap();
-        let small: Vec<_> = small.as_string::<i32>().iter().map(|s| s.map(str::to_string)).collect();
-        let large: Vec<_> = large.as_string::<i64>().iter().map(|s| s.map(str::to_string)).collect();
+        let small: Vec<_> = small
+            .as_string::<i32>()
+            .iter()
+            .map(|s| s.map(str::to_string))
+            .collect();
+        let large: Vec<_> = large
+            .as_string::<i64>()
+            .iter()
+            .map(|s| s.map(str::to_string))
+            .collect();
         assert_eq!(small, large);
-        assert_eq!(small, [Some("x-".to_string()), None, Some("é-".to_string())]);
+        assert_eq!(
+            small,
+            [Some("x-".to_string()), None, Some("é-".to_string())]
+        );
     }
 
     #[test]
