@@ -28,12 +28,13 @@
 
 use super::literals::check_out;
 use super::predicate::bytes_to_bits;
-use super::{Function, Predicate, Transform};
+use super::transform::eval::{literals_for, Resolved};
+use super::{Function, Leaf, Predicate, Transform};
 use arrow_array::{Array, ArrayRef, BooleanArray};
 use arrow_schema::{ArrowError, DataType, Schema};
 use arrow_select::filter::{FilterBuilder, FilterPredicate};
 use std::format;
-use std::string::String;
+use std::string::{String, ToString};
 use std::vec;
 use std::vec::Vec;
 
@@ -100,6 +101,7 @@ impl Narrowing {
             return false;
         }
         match self {
+            Narrowing::Auto if child.may_fail => true,
             Narrowing::Auto => {
                 let fraction = if child.reads_bytes {
                     GATHER_MAX_FRACTION_BYTES
@@ -109,6 +111,7 @@ impl Narrowing {
                 (undecided as f64) <= fraction * rows as f64
             }
             Narrowing::Gather => true,
+            Narrowing::Whole if child.may_fail => true,
             Narrowing::Whole => false,
         }
     }
@@ -120,8 +123,13 @@ pub(crate) struct Node<'p> {
     kind: Kind<'p>,
     /// The column indices the node reads, ascending, each once.
     columns: Vec<usize>,
-    /// Whether one of them is a string or binary column (not a dictionary).
+    /// Whether one of them is a string or binary column (not a dictionary),
+    /// or a transform computes strings.
     reads_bytes: bool,
+    /// Whether evaluating a row can fail (a SUBSTRING that Java would
+    /// throw on): the node then only sees the rows still undecided, the
+    /// rows Java's short-circuiting And / Or would give it.
+    may_fail: bool,
 }
 
 #[derive(Debug)]
@@ -129,11 +137,21 @@ enum Kind<'p> {
     Leaf {
         function: Function,
         literals: &'p dyn Array,
+        input: LeafInput<'p>,
     },
     /// Every row the same byte (TRUE / FALSE over no column).
     Constant(u8),
     And(Vec<Node<'p>>),
     Or(Vec<Node<'p>>),
+}
+
+/// What a leaf's function reads.
+#[derive(Debug)]
+enum LeafInput<'p> {
+    /// The node's one column.
+    Column,
+    /// A string transform (or NULL) of the node's columns.
+    Strings(Resolved<'p>),
 }
 
 /// Checks the whole of `predicate` against `schema` and resolves its fields
@@ -155,19 +173,9 @@ pub(crate) fn resolve<'p>(
                 });
             }
             let Transform::Field(field) = &leaf.transform else {
-                return Err(ArrowError::NotYetImplemented(format!(
-                    "transform {:?} is not evaluated yet",
-                    leaf.transform
-                )));
+                return resolve_transform(leaf, schema);
             };
-            let column = schema.index_of(&field.name).map_err(|_| {
-                let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
-                ArrowError::InvalidArgumentError(format!(
-                    "predicate field `{}` is not in the batch (its columns: {})",
-                    field.name,
-                    names.join(", ")
-                ))
-            })?;
+            let column = field_index(schema, &field.name)?;
             let data_type = schema.field(column).data_type();
             leaf.function
                 .validate(data_type, leaf.literals.as_ref())
@@ -176,9 +184,11 @@ pub(crate) fn resolve<'p>(
                 kind: Kind::Leaf {
                     function: leaf.function,
                     literals: leaf.literals.as_ref(),
+                    input: LeafInput::Column,
                 },
                 columns: vec![column],
                 reads_bytes: is_bytes(data_type),
+                may_fail: false,
             })
         }
         Predicate::And(children) | Predicate::Or(children) => {
@@ -197,6 +207,7 @@ pub(crate) fn resolve<'p>(
             columns.sort_unstable();
             columns.dedup();
             let reads_bytes = nodes.iter().any(|n| n.reads_bytes);
+            let may_fail = nodes.iter().any(|n| n.may_fail);
             let kind = if and {
                 Kind::And(nodes)
             } else {
@@ -206,9 +217,55 @@ pub(crate) fn resolve<'p>(
                 kind,
                 columns,
                 reads_bytes,
+                may_fail,
             })
         }
     }
+}
+
+/// The column of `schema` named `name`, or an error listing the columns.
+pub(crate) fn field_index(schema: &Schema, name: &str) -> Result<usize, ArrowError> {
+    schema.index_of(name).map_err(|_| {
+        let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+        ArrowError::InvalidArgumentError(format!(
+            "predicate field `{name}` is not in the batch (its columns: {})",
+            names.join(", ")
+        ))
+    })
+}
+
+/// Resolves a leaf over a transform other than a plain field: checks the
+/// fields it reads (they exist, with the types it takes) and the function
+/// against the transform's output type.
+fn resolve_transform<'p>(leaf: &'p Leaf, schema: &Schema) -> Result<Node<'p>, ArrowError> {
+    let (input, columns, output_type, may_fail) = match &leaf.transform {
+        Transform::Cast { .. } => {
+            return Err(ArrowError::NotYetImplemented(format!(
+                "{}: CAST is not evaluated yet",
+                leaf.transform
+            )))
+        }
+        transform => {
+            let resolved = Resolved::new(transform, schema, &field_index)?;
+            let columns = resolved.columns.clone();
+            let output_type = resolved.output_type.clone();
+            let may_fail = resolved.may_fail;
+            (LeafInput::Strings(resolved), columns, output_type, may_fail)
+        }
+    };
+    leaf.function
+        .validate(&output_type, leaf.literals.as_ref())
+        .map_err(|e| in_field(&leaf.transform.to_string(), &output_type, e))?;
+    Ok(Node {
+        kind: Kind::Leaf {
+            function: leaf.function,
+            literals: leaf.literals.as_ref(),
+            input,
+        },
+        reads_bytes: !columns.is_empty(),
+        columns,
+        may_fail,
+    })
 }
 
 /// Whether a column of this type holds variable-width bytes (string or
@@ -275,15 +332,31 @@ fn evaluate(
     check_out(rows, out)?;
     let out = &mut out[..rows];
     match &node.kind {
-        Kind::Leaf { function, literals } => {
-            let array = column(columns, node.columns[0])?;
-            if array.len() != rows {
+        Kind::Leaf {
+            function,
+            literals,
+            input,
+        } => {
+            let arrays = node
+                .columns
+                .iter()
+                .map(|&c| column(columns, c).cloned())
+                .collect::<Result<Vec<_>, _>>()?;
+            if let Some(array) = arrays.iter().find(|a| a.len() != rows) {
                 return Err(ArrowError::InvalidArgumentError(format!(
                     "internal: column of {} rows in a view of {rows}",
                     array.len()
                 )));
             }
-            function.test_into(array.as_ref(), *literals, out)
+            match input {
+                LeafInput::Column => function.test_into(arrays[0].as_ref(), *literals, out),
+                LeafInput::Strings(transform) => {
+                    let array = transform.evaluate(&arrays, rows)?;
+                    let adapted = literals_for(*literals, array.data_type());
+                    let literals = adapted.as_deref().unwrap_or(*literals);
+                    function.test_into(array.as_ref(), literals, out)
+                }
+            }
         }
         Kind::Constant(byte) => {
             out.fill(*byte);
@@ -360,8 +433,11 @@ fn gather_filter(
     columns: &[Option<ArrayRef>],
 ) -> Result<FilterPredicate, ArrowError> {
     let builder = FilterBuilder::new(mask);
-    let optimize = child.columns.len() > 1
-        || FilterBuilder::is_optimize_beneficial(column(columns, child.columns[0])?.data_type());
+    let optimize = match child.columns.as_slice() {
+        [] => false,
+        [only] => FilterBuilder::is_optimize_beneficial(column(columns, *only)?.data_type()),
+        _ => true,
+    };
     Ok(if optimize {
         builder.optimize().build()
     } else {

@@ -1,0 +1,845 @@
+//! Columnar evaluation of the string transforms (UPPER, LOWER, CONCAT,
+//! CONCAT_WS, SUBSTRING, TRIM) and of NULL: each computes a whole new column
+//! from the batch's columns, written straight into one offsets buffer and
+//! one values buffer (no `String` per row).
+//!
+//! - UPPER / LOWER over a Utf8 or LargeUtf8 column whose bytes are all ASCII
+//!   map the values buffer in one pass and keep the offsets and nulls; any
+//!   other column is mapped row by row (an ASCII row byte-wise, any other
+//!   row char by char with Rust's full Unicode mappings, which are Java's).
+//! - A transform of one dictionary column, whose other inputs are literals,
+//!   that cannot fail and that maps a null input to null (all but
+//!   CONCAT_WS), runs on the dictionary's values only and keeps
+//!   the keys; any other dictionary input is first expanded (arrow-select's
+//!   `take`).
+//! - The output is Utf8; LargeUtf8 when the values pass `i32::MAX` bytes
+//!   (or when the ASCII path keeps a LargeUtf8 input's offsets).
+//!
+//! SUBSTRING and TRIM count and cut in UTF-16 code units, as the Java
+//! classes do on a `java.lang.String`: a character outside the Basic
+//! Multilingual Plane counts 2, and a cut through one becomes `?`, as Java's
+//! UTF-8 encoder writes a lone surrogate.
+
+use super::{FieldRef, PositionInput, Transform, TransformInput, TrimSide};
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int32Type;
+use arrow_array::{
+    new_null_array, Array, ArrayRef, GenericStringArray, Int32Array, LargeStringArray,
+    OffsetSizeTrait, StringViewArray,
+};
+use arrow_buffer::{NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_schema::{ArrowError, DataType, Schema};
+use std::boxed::Box;
+use std::format;
+use std::string::String;
+use std::sync::Arc;
+use std::vec::Vec;
+
+/// A string input, resolved: a slot of [`Resolved::columns`] or a literal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Input<'p> {
+    Column(usize),
+    Literal(Option<&'p str>),
+}
+
+/// A SUBSTRING position or length, resolved as [`Input`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Position {
+    Column(usize),
+    Literal(Option<i32>),
+}
+
+/// The transform with its fields replaced by slots.
+#[derive(Debug)]
+enum Kernel<'p> {
+    Upper(Input<'p>),
+    Lower(Input<'p>),
+    Concat(Vec<Input<'p>>),
+    ConcatWs {
+        separator: Input<'p>,
+        inputs: Vec<Input<'p>>,
+    },
+    Substring {
+        input: Input<'p>,
+        pos: Position,
+        len: Option<Position>,
+    },
+    Trim {
+        input: Input<'p>,
+        chars: Option<Input<'p>>,
+        side: TrimSide,
+    },
+    Null,
+}
+
+/// A string transform (or NULL) checked against a schema: it knows the
+/// columns it reads and the type of the column it computes.
+#[derive(Debug)]
+pub(crate) struct Resolved<'p> {
+    /// The transform as written (for error messages).
+    transform: &'p Transform,
+    kernel: Kernel<'p>,
+    /// The schema indices of the columns read, ascending, each once; an
+    /// [`Input::Column`] is an index into this list.
+    pub(crate) columns: Vec<usize>,
+    /// The type the leaf function is checked against: Utf8, a dictionary of
+    /// Utf8 (one dictionary column evaluated on its values) or, for NULL,
+    /// Boolean (Java's `NullTransform.outputType()`).
+    pub(crate) output_type: DataType,
+    /// Whether a row can make the evaluation fail (SUBSTRING with a
+    /// position or length from a column, or a start below 1 or a length
+    /// below 1): such a leaf must only see the rows Java's short-circuit
+    /// would give it.
+    pub(crate) may_fail: bool,
+}
+
+/// Whether `t` is a string column a transform takes: Utf8, LargeUtf8,
+/// Utf8View or a dictionary of them.
+fn is_string_input(t: &DataType) -> bool {
+    match t {
+        DataType::Dictionary(_, value) => is_string_input(value),
+        t => matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View),
+    }
+}
+
+impl<'p> Resolved<'p> {
+    /// Resolves a string transform or NULL against `schema`; `field_index`
+    /// finds a field's column (or says it is missing). CAST and a plain
+    /// field are not string transforms: an internal error.
+    pub(crate) fn new(
+        transform: &'p Transform,
+        schema: &Schema,
+        field_index: &dyn Fn(&Schema, &str) -> Result<usize, ArrowError>,
+    ) -> Result<Resolved<'p>, ArrowError> {
+        // Every referenced field, checked, then the slots.
+        let mut columns = Vec::new();
+        for field in transform.field_refs() {
+            columns.push(field_index(schema, &field.name)?);
+        }
+        columns.sort_unstable();
+        columns.dedup();
+        let slot = |field: &FieldRef, want_int: bool| -> Result<usize, ArrowError> {
+            let index = field_index(schema, &field.name)?;
+            let data_type = schema.field(index).data_type();
+            let ok = if want_int {
+                data_type == &DataType::Int32
+            } else {
+                is_string_input(data_type)
+            };
+            if !ok {
+                let want = if want_int {
+                    "SUBSTRING positions and lengths are INT (Int32)"
+                } else {
+                    "a string transform takes a string column (Utf8, LargeUtf8, Utf8View or a dictionary of them)"
+                };
+                return Err(ArrowError::InvalidArgumentError(format!(
+                    "{transform}: field `{}` is {data_type}: {want}",
+                    field.name
+                )));
+            }
+            Ok(columns.binary_search(&index).unwrap_or_default())
+        };
+        let input = |i: &'p TransformInput| -> Result<Input<'p>, ArrowError> {
+            Ok(match i {
+                TransformInput::Field(f) => Input::Column(slot(f, false)?),
+                TransformInput::Literal(s) => Input::Literal(s.as_deref()),
+            })
+        };
+        let position = |p: &PositionInput| -> Result<Position, ArrowError> {
+            Ok(match p {
+                PositionInput::Field(f) => Position::Column(slot(f, true)?),
+                PositionInput::Literal(v) => Position::Literal(*v),
+            })
+        };
+        let inputs = |xs: &'p [TransformInput]| xs.iter().map(input).collect::<Result<Vec<_>, _>>();
+        let kernel = match transform {
+            Transform::Upper(i) => Kernel::Upper(input(i)?),
+            Transform::Lower(i) => Kernel::Lower(input(i)?),
+            Transform::Concat(xs) => Kernel::Concat(inputs(xs)?),
+            Transform::ConcatWs {
+                separator,
+                inputs: xs,
+            } => Kernel::ConcatWs {
+                separator: input(separator)?,
+                inputs: inputs(xs)?,
+            },
+            Transform::Substring { input: i, pos, len } => Kernel::Substring {
+                input: input(i)?,
+                pos: position(pos)?,
+                len: len.as_ref().map(position).transpose()?,
+            },
+            Transform::Trim {
+                input: i,
+                chars,
+                side,
+            } => Kernel::Trim {
+                input: input(i)?,
+                chars: chars.as_ref().map(input).transpose()?,
+                side: *side,
+            },
+            Transform::Null => Kernel::Null,
+            Transform::Field(_) | Transform::Cast { .. } => {
+                return Err(ArrowError::InvalidArgumentError(format!(
+                    "internal: {transform} is not a string transform"
+                )))
+            }
+        };
+        let may_fail = match &kernel {
+            Kernel::Substring { pos, len, .. } => {
+                let bad = |p: &Position, min: i32| match p {
+                    Position::Column(_) => true,
+                    Position::Literal(v) => v.is_some_and(|v| v < min),
+                };
+                bad(pos, 1) || len.as_ref().is_some_and(|l| bad(l, 1))
+            }
+            _ => false,
+        };
+        let output_type = match (&kernel, columns.as_slice()) {
+            (Kernel::Null, _) => DataType::Boolean,
+            // CONCAT_WS makes a null input `""`: a null key cannot keep it.
+            (Kernel::ConcatWs { .. }, _) => DataType::Utf8,
+            (_, [only]) if !may_fail => match schema.field(*only).data_type() {
+                DataType::Dictionary(key, _) => {
+                    DataType::Dictionary(key.clone(), Box::new(DataType::Utf8))
+                }
+                _ => DataType::Utf8,
+            },
+            _ => DataType::Utf8,
+        };
+        Ok(Resolved {
+            transform,
+            kernel,
+            columns,
+            output_type,
+            may_fail,
+        })
+    }
+
+    /// The transform's column over `rows` rows; `inputs[k]` is the column
+    /// of schema index `columns[k]`, `rows` long.
+    pub(crate) fn evaluate(
+        &self,
+        inputs: &[ArrayRef],
+        rows: usize,
+    ) -> Result<ArrayRef, ArrowError> {
+        if let Kernel::Null = self.kernel {
+            return Ok(new_null_array(&DataType::Boolean, rows));
+        }
+        if inputs.len() != self.columns.len() || inputs.iter().any(|a| a.len() != rows) {
+            return Err(ArrowError::InvalidArgumentError(format!(
+                "internal: {} gets {} columns of {rows} rows, wants {}",
+                self.transform,
+                inputs.len(),
+                self.columns.len()
+            )));
+        }
+        // One dictionary column and literals: evaluate the dictionary's
+        // values, keep the keys.
+        if let (DataType::Dictionary(..), [only]) = (&self.output_type, inputs) {
+            if let Some(dict) = only.as_any_dictionary_opt() {
+                let values = dict.values().clone();
+                let mapped = self.evaluate_flat(core::slice::from_ref(&values), values.len())?;
+                return Ok(dict.with_values(mapped));
+            }
+        }
+        let flat = inputs
+            .iter()
+            .map(|a| match a.as_any_dictionary_opt() {
+                Some(dict) => arrow_select::take::take(dict.values().as_ref(), dict.keys(), None),
+                None => Ok(a.clone()),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        self.evaluate_flat(&flat, rows)
+    }
+
+    /// [`evaluate`](Resolved::evaluate) over columns without dictionaries:
+    /// Utf8 output, LargeUtf8 when the bytes pass `i32::MAX`.
+    fn evaluate_flat(&self, inputs: &[ArrayRef], rows: usize) -> Result<ArrayRef, ArrowError> {
+        match &self.kernel {
+            Kernel::Upper(Input::Column(c)) | Kernel::Lower(Input::Column(c)) => {
+                let upper = matches!(self.kernel, Kernel::Upper(_));
+                let array = inputs[*c].as_ref();
+                let ascii = match array.data_type() {
+                    DataType::Utf8 => ascii_case(array.as_string::<i32>(), upper)?,
+                    DataType::LargeUtf8 => ascii_case(array.as_string::<i64>(), upper)?,
+                    _ => None,
+                };
+                if let Some(done) = ascii {
+                    return Ok(done);
+                }
+            }
+            _ => {}
+        }
+        match self.evaluate_as::<i32>(inputs, rows) {
+            Err(ArrowError::OffsetOverflowError(_)) => self.evaluate_as::<i64>(inputs, rows),
+            other => other,
+        }
+    }
+
+    /// The row-by-row kernels, writing offsets of type `O`;
+    /// `OffsetOverflowError` when the values do not fit.
+    fn evaluate_as<O: OffsetSizeTrait>(
+        &self,
+        inputs: &[ArrayRef],
+        rows: usize,
+    ) -> Result<ArrayRef, ArrowError> {
+        let sources = |xs: &[Input<'p>]| {
+            xs.iter()
+                .map(|x| Source::new(*x, inputs))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let mut out = Out::<O>::new(rows, self.bytes_hint(inputs, rows));
+        match &self.kernel {
+            Kernel::Upper(x) | Kernel::Lower(x) => {
+                let upper = matches!(self.kernel, Kernel::Upper(_));
+                let x = Source::new(*x, inputs)?;
+                for row in 0..rows {
+                    match x.get(row) {
+                        Some(s) => {
+                            change_case(s, upper, &mut out.values);
+                            out.end_row()?;
+                        }
+                        None => out.null_row(),
+                    }
+                }
+            }
+            Kernel::Concat(xs) => {
+                let xs = sources(xs)?;
+                if xs.iter().any(Source::is_null_literal) {
+                    return Ok(new_null_array(&DataType::Utf8, rows));
+                }
+                let nulls = NullBuffer::union_many(xs.iter().map(Source::nulls));
+                for row in 0..rows {
+                    if nulls.as_ref().is_some_and(|n| n.is_null(row)) {
+                        out.null_row();
+                        continue;
+                    }
+                    for x in &xs {
+                        out.values.extend_from_slice(x.value(row).as_bytes());
+                    }
+                    out.end_row()?;
+                }
+            }
+            Kernel::ConcatWs {
+                separator,
+                inputs: xs,
+            } => {
+                let separator = Source::new(*separator, inputs)?;
+                if separator.is_null_literal() {
+                    return Ok(new_null_array(&DataType::Utf8, rows));
+                }
+                let xs = sources(xs)?;
+                for row in 0..rows {
+                    let Some(sep) = separator.get(row) else {
+                        out.null_row();
+                        continue;
+                    };
+                    let mut first = true;
+                    for s in xs.iter().filter_map(|x| x.get(row)) {
+                        if !first {
+                            out.values.extend_from_slice(sep.as_bytes());
+                        }
+                        first = false;
+                        out.values.extend_from_slice(s.as_bytes());
+                    }
+                    out.end_row()?;
+                }
+            }
+            Kernel::Substring { input, pos, len } => {
+                let x = Source::new(*input, inputs)?;
+                let pos = Int::new(*pos, inputs)?;
+                let len = len.map(|l| Int::new(l, inputs)).transpose()?;
+                for row in 0..rows {
+                    let (Some(s), Some(p)) = (x.get(row), pos.get(row)) else {
+                        out.null_row();
+                        continue;
+                    };
+                    let l = match &len {
+                        None => None,
+                        Some(l) => match l.get(row) {
+                            Some(l) => Some(l),
+                            None => {
+                                out.null_row();
+                                continue;
+                            }
+                        },
+                    };
+                    substring(s, p, l, &mut out.values).map_err(|()| {
+                        ArrowError::InvalidArgumentError(format!(
+                            "{}: SUBSTRING({}, {p}{}) fails in Java (the start must be 1 or more and the length 1 or more)",
+                            self.transform,
+                            quoted(s),
+                            l.map(|l| format!(", {l}")).unwrap_or_default()
+                        ))
+                    })?;
+                    out.end_row()?;
+                }
+            }
+            Kernel::Trim { input, chars, side } => {
+                let x = Source::new(*input, inputs)?;
+                let chars =
+                    chars.map_or(Ok(Source::Literal(Some(" "))), |c| Source::new(c, inputs))?;
+                if chars.is_null_literal() {
+                    return Ok(new_null_array(&DataType::Utf8, rows));
+                }
+                let mut set = TrimSet::default();
+                let mut scratch = Vec::new();
+                if let Source::Literal(Some(c)) = chars {
+                    set.reset(c);
+                }
+                for row in 0..rows {
+                    let (Some(s), Some(c)) = (x.get(row), chars.get(row)) else {
+                        out.null_row();
+                        continue;
+                    };
+                    if !matches!(chars, Source::Literal(_)) {
+                        set.reset(c);
+                    }
+                    set.trim(s, *side, &mut scratch, &mut out.values);
+                    out.end_row()?;
+                }
+            }
+            Kernel::Null => return Ok(new_null_array(&DataType::Boolean, rows)),
+        }
+        out.finish()
+    }
+}
+
+impl Resolved<'_> {
+    /// About the bytes of the output: those of the string columns read,
+    /// plus each literal once a row.
+    fn bytes_hint(&self, inputs: &[ArrayRef], rows: usize) -> usize {
+        let columns: usize = inputs
+            .iter()
+            .map(|a| match a.data_type() {
+                DataType::Utf8 => value_bytes(a.as_string::<i32>()),
+                DataType::LargeUtf8 => value_bytes(a.as_string::<i64>()),
+                DataType::Utf8View => a.as_string_view().total_bytes_len(),
+                _ => 0,
+            })
+            .sum();
+        let literals: usize = match &self.kernel {
+            Kernel::Concat(xs) => xs.iter().map(literal_len).sum(),
+            Kernel::ConcatWs { separator, inputs } => literal_len(separator) * inputs.len(),
+            _ => 0,
+        };
+        columns.saturating_add(literals.saturating_mul(rows))
+    }
+}
+
+/// The bytes a string input literal adds to each row.
+fn literal_len(input: &Input<'_>) -> usize {
+    match input {
+        Input::Literal(Some(s)) => s.len(),
+        _ => 0,
+    }
+}
+
+/// The value bytes a (possibly sliced) Utf8 / LargeUtf8 column spans.
+fn value_bytes<O: OffsetSizeTrait>(array: &GenericStringArray<O>) -> usize {
+    let offsets = array.value_offsets();
+    (offsets[offsets.len() - 1] - offsets[0]).as_usize()
+}
+
+/// `literals` in the layout the computed column `column` wants: a Utf8
+/// literal becomes LargeUtf8 when the column (or its dictionary's values)
+/// came out LargeUtf8; `None` when the literals suit it as they are.
+pub(crate) fn literals_for(literals: &dyn Array, column: &DataType) -> Option<ArrayRef> {
+    let value = match column {
+        DataType::Dictionary(_, value) => value.as_ref(),
+        t => t,
+    };
+    if value == &DataType::LargeUtf8 && literals.data_type() == &DataType::Utf8 {
+        let large: LargeStringArray = literals.as_string::<i32>().iter().collect();
+        return Some(Arc::new(large));
+    }
+    None
+}
+
+/// `s` quoted as a SQL literal, for messages.
+fn quoted(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+/// A string input at evaluation: a flat column in one of three layouts, or
+/// a literal.
+enum Source<'a> {
+    Utf8(&'a GenericStringArray<i32>),
+    LargeUtf8(&'a GenericStringArray<i64>),
+    View(&'a StringViewArray),
+    Literal(Option<&'a str>),
+}
+
+impl<'a> Source<'a> {
+    fn new(input: Input<'a>, inputs: &'a [ArrayRef]) -> Result<Source<'a>, ArrowError> {
+        let c = match input {
+            Input::Column(c) => c,
+            Input::Literal(s) => return Ok(Source::Literal(s)),
+        };
+        let array = inputs[c].as_ref();
+        Ok(match array.data_type() {
+            DataType::Utf8 => Source::Utf8(array.as_string::<i32>()),
+            DataType::LargeUtf8 => Source::LargeUtf8(array.as_string::<i64>()),
+            DataType::Utf8View => Source::View(array.as_string_view()),
+            t => {
+                return Err(ArrowError::InvalidArgumentError(format!(
+                    "internal: a string transform got a {t} column"
+                )))
+            }
+        })
+    }
+
+    fn is_null_literal(&self) -> bool {
+        matches!(self, Source::Literal(None))
+    }
+
+    fn nulls(&self) -> Option<&'a NullBuffer> {
+        match *self {
+            Source::Utf8(a) => a.nulls(),
+            Source::LargeUtf8(a) => a.nulls(),
+            Source::View(a) => a.nulls(),
+            Source::Literal(_) => None,
+        }
+    }
+
+    /// Row `row`'s value, whatever its validity (a null literal: `""`).
+    #[inline]
+    fn value(&self, row: usize) -> &'a str {
+        match self {
+            Source::Utf8(a) => a.value(row),
+            Source::LargeUtf8(a) => a.value(row),
+            Source::View(a) => a.value(row),
+            Source::Literal(s) => s.unwrap_or_default(),
+        }
+    }
+
+    /// Row `row`'s value, `None` when null.
+    #[inline]
+    fn get(&self, row: usize) -> Option<&'a str> {
+        match self {
+            Source::Literal(s) => *s,
+            _ => match self.nulls() {
+                Some(n) if n.is_null(row) => None,
+                _ => Some(self.value(row)),
+            },
+        }
+    }
+}
+
+/// A SUBSTRING position at evaluation.
+enum Int<'a> {
+    Column(&'a Int32Array),
+    Literal(Option<i32>),
+}
+
+impl<'a> Int<'a> {
+    fn new(p: Position, inputs: &'a [ArrayRef]) -> Result<Int<'a>, ArrowError> {
+        Ok(match p {
+            Position::Column(c) => {
+                Int::Column(inputs[c].as_primitive_opt::<Int32Type>().ok_or_else(|| {
+                    ArrowError::InvalidArgumentError(
+                        "internal: a SUBSTRING position that is not Int32".into(),
+                    )
+                })?)
+            }
+            Position::Literal(v) => Int::Literal(v),
+        })
+    }
+
+    #[inline]
+    fn get(&self, row: usize) -> Option<i32> {
+        match self {
+            Int::Column(a) => a.is_valid(row).then(|| a.value(row)),
+            Int::Literal(v) => *v,
+        }
+    }
+}
+
+/// The output column being written: offsets of type `O`, values, nulls.
+struct Out<O> {
+    offsets: Vec<O>,
+    values: Vec<u8>,
+    nulls: NullBufferBuilder,
+}
+
+impl<O: OffsetSizeTrait> Out<O> {
+    fn new(rows: usize, bytes: usize) -> Out<O> {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(O::usize_as(0));
+        Out {
+            offsets,
+            values: Vec::with_capacity(bytes),
+            nulls: NullBufferBuilder::new(rows),
+        }
+    }
+
+    /// Ends a non-null row: its bytes are what was appended to `values`.
+    #[inline]
+    fn end_row(&mut self) -> Result<(), ArrowError> {
+        let end = O::from_usize(self.values.len())
+            .ok_or(ArrowError::OffsetOverflowError(self.values.len()))?;
+        self.offsets.push(end);
+        self.nulls.append_non_null();
+        Ok(())
+    }
+
+    /// A null row (no bytes).
+    #[inline]
+    fn null_row(&mut self) {
+        let last = *self.offsets.last().unwrap_or(&O::usize_as(0));
+        self.offsets.push(last);
+        self.nulls.append_null();
+    }
+
+    fn finish(mut self) -> Result<ArrayRef, ArrowError> {
+        let offsets = OffsetBuffer::new(ScalarBuffer::from(self.offsets));
+        let array =
+            GenericStringArray::<O>::try_new(offsets, self.values.into(), self.nulls.finish())?;
+        Ok(Arc::new(array))
+    }
+}
+
+/// UPPER / LOWER of a whole Utf8 / LargeUtf8 column in one pass over its
+/// values when they are all ASCII (offsets and nulls kept); `None` when
+/// some byte is not ASCII.
+fn ascii_case<O: OffsetSizeTrait>(
+    array: &GenericStringArray<O>,
+    upper: bool,
+) -> Result<Option<ArrayRef>, ArrowError> {
+    let offsets = array.value_offsets();
+    let (first, last) = (offsets[0], offsets[offsets.len() - 1]);
+    let bytes = &array.value_data()[first.as_usize()..last.as_usize()];
+    if !bytes.is_ascii() {
+        return Ok(None);
+    }
+    let mut mapped = bytes.to_vec();
+    if upper {
+        mapped.make_ascii_uppercase();
+    } else {
+        mapped.make_ascii_lowercase();
+    }
+    let offsets = if first.as_usize() == 0 {
+        array.offsets().clone()
+    } else {
+        OffsetBuffer::new(offsets.iter().map(|&o| o - first).collect())
+    };
+    let out = GenericStringArray::<O>::try_new(offsets, mapped.into(), array.nulls().cloned())?;
+    Ok(Some(Arc::new(out)))
+}
+
+/// Appends `c` as UTF-8.
+#[inline]
+fn push_char(out: &mut Vec<u8>, c: char) {
+    let mut buf = [0u8; 4];
+    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+}
+
+/// Appends Java's `s.toUpperCase()` / `s.toLowerCase()` (English locale):
+/// Rust's full Unicode case mappings. `str::to_lowercase` differs from the
+/// char-wise mapping only in the final sigma, so only a row holding `Σ`
+/// goes through it (one `String` for that row).
+fn change_case(s: &str, upper: bool, out: &mut Vec<u8>) {
+    if s.is_ascii() {
+        let start = out.len();
+        out.extend_from_slice(s.as_bytes());
+        if upper {
+            out[start..].make_ascii_uppercase();
+        } else {
+            out[start..].make_ascii_lowercase();
+        }
+    } else if upper {
+        for c in s.chars().flat_map(char::to_uppercase) {
+            push_char(out, c);
+        }
+    } else if s.contains('Σ') {
+        out.extend_from_slice(s.to_lowercase().as_bytes());
+    } else {
+        for c in s.chars().flat_map(char::to_lowercase) {
+            push_char(out, c);
+        }
+    }
+}
+
+/// The length of `s` in UTF-16 code units (Java's `String.length()`).
+fn utf16_len(s: &str) -> usize {
+    if s.is_ascii() {
+        return s.len();
+    }
+    // One unit per UTF-8 lead byte, two for a 4-byte sequence.
+    s.bytes()
+        .map(|b| usize::from((b as i8) >= -64) + usize::from(b >= 0xF0))
+        .sum()
+}
+
+/// Appends Java's `SubstringTransform` of `s` from 1-based UTF-16 position
+/// `pos`, `len` units long (to the end when `None`); `Err` where Java
+/// throws (a start below 1 within the string, a length below 1). The end
+/// is computed without Java's `int` overflow.
+fn substring(s: &str, pos: i32, len: Option<i32>, out: &mut Vec<u8>) -> Result<(), ()> {
+    let units = utf16_len(s) as i64;
+    let pos = i64::from(pos);
+    if pos > units {
+        return Ok(());
+    }
+    let end = len.map_or(units, |l| pos + i64::from(l) - 1).min(units);
+    let begin = pos - 1;
+    if begin < 0 || begin >= end {
+        return Err(());
+    }
+    let (begin, end) = (begin as usize, end as usize);
+    if s.len() == units as usize {
+        out.extend_from_slice(&s.as_bytes()[begin..end]);
+        return Ok(());
+    }
+    let mut unit = 0;
+    for c in s.chars() {
+        let (from, to) = (unit, unit + c.len_utf16());
+        unit = to;
+        if to <= begin {
+            continue;
+        }
+        if from >= end {
+            break;
+        }
+        // A cut through a surrogate pair leaves a lone surrogate, which
+        // Java's encoder writes as `?`.
+        push_char(out, if from >= begin && to <= end { c } else { '?' });
+    }
+    Ok(())
+}
+
+/// The characters TRIM strips, as Java's `String.contains` of a
+/// one-unit string sees them: a set of UTF-16 code units.
+struct TrimSet {
+    ascii: [bool; 128],
+    /// The non-ASCII units.
+    other: Vec<u16>,
+    /// Whether some unit is a surrogate (a character past U+FFFF).
+    surrogates: bool,
+}
+
+impl Default for TrimSet {
+    fn default() -> TrimSet {
+        TrimSet {
+            ascii: [false; 128],
+            other: Vec::new(),
+            surrogates: false,
+        }
+    }
+}
+
+impl TrimSet {
+    fn reset(&mut self, chars: &str) {
+        self.ascii = [false; 128];
+        self.other.clear();
+        for unit in chars.encode_utf16() {
+            match self.ascii.get_mut(usize::from(unit)) {
+                Some(slot) => *slot = true,
+                None => self.other.push(unit),
+            }
+        }
+        self.surrogates = self.other.iter().any(|&u| (0xD800..0xE000).contains(&u));
+    }
+
+    #[inline]
+    fn contains(&self, unit: u16) -> bool {
+        match self.ascii.get(usize::from(unit)) {
+            Some(&b) => b,
+            None => self.other.contains(&unit),
+        }
+    }
+
+    /// Appends `s` trimmed at `side`, as Java's `StringUtils.ltrim` /
+    /// `rtrim` (BOTH: ltrim then rtrim), unit by unit.
+    fn trim(&self, s: &str, side: TrimSide, scratch: &mut Vec<u16>, out: &mut Vec<u8>) {
+        let left = side != TrimSide::Trailing;
+        let right = side != TrimSide::Leading;
+        if !self.surrogates {
+            // No surrogate can be stripped: units and characters agree.
+            let strip = |c: char| u16::try_from(u32::from(c)).is_ok_and(|u| self.contains(u));
+            let mut t = s;
+            if left {
+                t = t.trim_start_matches(strip);
+            }
+            if right {
+                t = t.trim_end_matches(strip);
+            }
+            out.extend_from_slice(t.as_bytes());
+            return;
+        }
+        scratch.clear();
+        scratch.extend(s.encode_utf16());
+        let (mut start, mut end) = (0, scratch.len());
+        while left && start < end && self.contains(scratch[start]) {
+            start += 1;
+        }
+        while right && end > start && self.contains(scratch[end - 1]) {
+            end -= 1;
+        }
+        for c in char::decode_utf16(scratch[start..end].iter().copied()) {
+            push_char(out, c.unwrap_or('?'));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_lengths() {
+        for s in ["", "abc", "é", "中文", "😀", "a😀b", "ß\u{10FFFF}"] {
+            assert_eq!(utf16_len(s), s.encode_utf16().count(), "{s}");
+        }
+    }
+
+    use std::string::ToString;
+
+    #[test]
+    fn large_offsets_write_the_same_strings() {
+        let t = Transform::Concat(std::vec![
+            TransformInput::field("a"),
+            TransformInput::literal("-"),
+        ]);
+        let schema = Schema::new(std::vec![arrow_schema::Field::new(
+            "a",
+            DataType::Utf8,
+            true
+        )]);
+        let find = |s: &Schema, n: &str| s.index_of(n);
+        let r = Resolved::new(&t, &schema, &find).unwrap();
+        let a: ArrayRef = Arc::new(arrow_array::StringArray::from(std::vec![
+            Some("x"),
+            None,
+            Some("é")
+        ]));
+        let small = r.evaluate_as::<i32>(core::slice::from_ref(&a), 3).unwrap();
+        let large = r.evaluate_as::<i64>(&[a], 3).unwrap();
+        let small: Vec<_> = small
+            .as_string::<i32>()
+            .iter()
+            .map(|s| s.map(str::to_string))
+            .collect();
+        let large: Vec<_> = large
+            .as_string::<i64>()
+            .iter()
+            .map(|s| s.map(str::to_string))
+            .collect();
+        assert_eq!(small, large);
+        assert_eq!(
+            small,
+            [Some("x-".to_string()), None, Some("é-".to_string())]
+        );
+    }
+
+    #[test]
+    fn literals_follow_a_large_column() {
+        let lit = arrow_array::StringArray::from(std::vec!["a"]);
+        assert!(literals_for(&lit, &DataType::Utf8).is_none());
+        let large = literals_for(&lit, &DataType::LargeUtf8).unwrap();
+        assert_eq!(large.as_string::<i64>().value(0), "a");
+        let dict = DataType::Dictionary(Box::new(DataType::Int8), Box::new(DataType::LargeUtf8));
+        let large = literals_for(&lit, &dict).unwrap();
+        assert_eq!(large.data_type(), &DataType::LargeUtf8);
+    }
+}

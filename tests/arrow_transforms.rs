@@ -1,0 +1,409 @@
+//! The string transforms' columnar kernels against a per-row oracle written
+//! with Rust `String` operations on Java's semantics (UTF-16 units for
+//! SUBSTRING and TRIM), over Utf8, LargeUtf8, Utf8View and dictionaries,
+//! with nulls and sliced columns; leaves over transforms in And / Or trees;
+//! errors.
+#![cfg(feature = "arrow")]
+
+use arrow_array::types::Int32Type;
+use arrow_array::{
+    ArrayRef, DictionaryArray, Int32Array, Int64Array, LargeStringArray, RecordBatch, StringArray,
+    StringViewArray,
+};
+use bitbytes::arrow::{
+    CompareOp, Function, Leaf, Narrowing, PositionInput, Predicate, Transform, TransformInput,
+    TrimSide,
+};
+use proptest::prelude::*;
+use std::sync::Arc;
+
+/// Java's `String.substring` on UTF-16 units, a lone surrogate written `?`.
+fn units_to_string(units: &[u16]) -> String {
+    char::decode_utf16(units.iter().copied())
+        .map(|c| c.unwrap_or('?'))
+        .collect()
+}
+
+/// `SubstringTransform` per row; `Err` where Java throws.
+fn oracle_substring(s: &str, pos: i32, len: Option<i32>) -> Result<String, ()> {
+    let units: Vec<u16> = s.encode_utf16().collect();
+    let n = units.len() as i64;
+    let pos = i64::from(pos);
+    if pos > n {
+        return Ok(String::new());
+    }
+    let end = len.map_or(n, |l| pos + i64::from(l) - 1).min(n);
+    let begin = pos - 1;
+    if begin < 0 || begin >= end {
+        return Err(());
+    }
+    Ok(units_to_string(&units[begin as usize..end as usize]))
+}
+
+/// `StringUtils.ltrim` / `rtrim` per row, unit by unit.
+fn oracle_trim(s: &str, chars: &str, side: TrimSide) -> String {
+    let set: Vec<u16> = chars.encode_utf16().collect();
+    let mut units: Vec<u16> = s.encode_utf16().collect();
+    if side != TrimSide::Trailing {
+        while !units.is_empty() && set.contains(&units[0]) {
+            units.remove(0);
+        }
+    }
+    if side != TrimSide::Leading {
+        while units.last().is_some_and(|u| set.contains(u)) {
+            units.pop();
+        }
+    }
+    units_to_string(&units)
+}
+
+/// The oracle of one transform on one row of `a`, `b` (string columns)
+/// and `p` (an Int32 column); `Err` where Java throws.
+fn oracle(
+    t: &Transform,
+    a: Option<&str>,
+    b: Option<&str>,
+    p: Option<i32>,
+) -> Result<Option<String>, ()> {
+    let input = |i: &TransformInput| match i {
+        TransformInput::Field(f) if f.name == "a" => a.map(str::to_string),
+        TransformInput::Field(_) => b.map(str::to_string),
+        TransformInput::Literal(s) => s.clone(),
+    };
+    let position = |i: &PositionInput| match i {
+        PositionInput::Field(_) => p,
+        PositionInput::Literal(v) => *v,
+    };
+    Ok(match t {
+        Transform::Upper(i) => input(i).map(|s| s.to_uppercase()),
+        Transform::Lower(i) => input(i).map(|s| s.to_lowercase()),
+        Transform::Concat(xs) => xs
+            .iter()
+            .map(input)
+            .collect::<Option<Vec<_>>>()
+            .map(|v| v.concat()),
+        Transform::ConcatWs { separator, inputs } => input(separator).map(|sep| {
+            inputs
+                .iter()
+                .filter_map(input)
+                .collect::<Vec<_>>()
+                .join(&sep)
+        }),
+        Transform::Substring { input: i, pos, len } => {
+            let (Some(s), Some(pos)) = (input(i), position(pos)) else {
+                return Ok(None);
+            };
+            let len = match len {
+                None => None,
+                Some(l) => match position(l) {
+                    None => return Ok(None),
+                    l => l,
+                },
+            };
+            Some(oracle_substring(&s, pos, len)?)
+        }
+        Transform::Trim {
+            input: i,
+            chars,
+            side,
+        } => {
+            let chars = chars.as_ref().map_or(Some(" ".to_string()), input);
+            match (input(i), chars) {
+                (Some(s), Some(c)) => Some(oracle_trim(&s, &c, *side)),
+                _ => None,
+            }
+        }
+        _ => unreachable!(),
+    })
+}
+
+/// The special cases of the contract, checked on single values.
+#[test]
+fn case_mappings_are_javas() {
+    let cases = [
+        (Transform::Upper(TransformInput::field("a")), "ß", "SS"),
+        (Transform::Upper(TransformInput::field("a")), "ǅ", "Ǆ"),
+        (Transform::Upper(TransformInput::field("a")), "ﬁ", "FI"),
+        (Transform::Lower(TransformInput::field("a")), "ΟΣ", "ος"),
+        (
+            Transform::Lower(TransformInput::field("a")),
+            "İ",
+            "i\u{307}",
+        ),
+        (Transform::Lower(TransformInput::field("a")), "ǅ", "ǆ"),
+    ];
+    for (t, input, want) in cases {
+        let batch = batch_of(vec![Some(input)], vec![None], vec![None], Layout::Utf8);
+        let leaf = Leaf::with_transform(
+            Function::Compare(CompareOp::Equal),
+            t.clone(),
+            Arc::new(StringArray::from(vec![want])),
+        );
+        assert_eq!(
+            Predicate::Leaf(leaf).test(&batch).unwrap(),
+            [1],
+            "{t} of {input}"
+        );
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Layout {
+    Utf8,
+    Large,
+    View,
+    Dict,
+}
+
+fn column(values: &[Option<&str>], layout: Layout) -> ArrayRef {
+    match layout {
+        Layout::Utf8 => Arc::new(StringArray::from(values.to_vec())),
+        Layout::Large => Arc::new(LargeStringArray::from(values.to_vec())),
+        Layout::View => Arc::new(StringViewArray::from(values.to_vec())),
+        Layout::Dict => Arc::new(
+            values
+                .iter()
+                .copied()
+                .collect::<DictionaryArray<Int32Type>>(),
+        ),
+    }
+}
+
+fn batch_of(
+    a: Vec<Option<&str>>,
+    b: Vec<Option<&str>>,
+    p: Vec<Option<i32>>,
+    layout: Layout,
+) -> RecordBatch {
+    RecordBatch::try_from_iter([
+        ("a", column(&a, layout)),
+        ("b", column(&b, Layout::Utf8)),
+        ("p", Arc::new(Int32Array::from(p)) as ArrayRef),
+        (
+            "n",
+            Arc::new(Int64Array::from(vec![1i64; a.len()])) as ArrayRef,
+        ),
+    ])
+    .unwrap()
+}
+
+const ALPHABET: &[&str] = &[
+    "a", "B", " ", "x", "ß", "Σ", "σ", "ǅ", "ﬁ", "İ", "é", "中", "😀", "😁", "-", "\u{307}",
+];
+
+fn text() -> impl Strategy<Value = Option<String>> {
+    prop::option::weighted(
+        0.85,
+        prop::collection::vec(prop::sample::select(ALPHABET), 0..6).prop_map(|v| v.concat()),
+    )
+}
+
+fn transform() -> impl Strategy<Value = Transform> {
+    let lit = prop_oneof![
+        4 => text().prop_map(TransformInput::Literal),
+        1 => Just(TransformInput::Literal(None)),
+    ];
+    let field = prop_oneof![
+        Just(TransformInput::field("a")),
+        Just(TransformInput::field("b"))
+    ];
+    let input = prop_oneof![3 => field.clone(), 1 => lit];
+    let pos = prop_oneof![
+        3 => (1i32..8).prop_map(|v| PositionInput::Literal(Some(v))),
+        1 => Just(PositionInput::Literal(None)),
+        1 => Just(PositionInput::Field("p".into())),
+    ];
+    let side = prop_oneof![
+        Just(TrimSide::Both),
+        Just(TrimSide::Leading),
+        Just(TrimSide::Trailing)
+    ];
+    prop_oneof![
+        field.clone().prop_map(Transform::Upper),
+        field.clone().prop_map(Transform::Lower),
+        prop::collection::vec(input.clone(), 0..4).prop_map(Transform::Concat),
+        (input.clone(), prop::collection::vec(input.clone(), 1..4))
+            .prop_map(|(separator, inputs)| Transform::ConcatWs { separator, inputs }),
+        (field.clone(), pos.clone(), prop::option::of(pos))
+            .prop_map(|(input, pos, len)| Transform::Substring { input, pos, len }),
+        (field, prop::option::of(input), side).prop_map(|(input, chars, side)| Transform::Trim {
+            input,
+            chars,
+            side
+        }),
+    ]
+}
+
+fn layout() -> impl Strategy<Value = Layout> {
+    prop_oneof![
+        Just(Layout::Utf8),
+        Just(Layout::Large),
+        Just(Layout::View),
+        Just(Layout::Dict)
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// `IsNull(t)` and `t = literal` for each row's oracle value, on a
+    /// sliced batch: the leaf sees exactly the oracle's column.
+    #[test]
+    fn kernels_match_the_oracle(
+        rows in prop::collection::vec((text(), text(), prop::option::weighted(0.9, 1i32..8)), 1..24),
+        t in transform(),
+        layout in layout(),
+        offset in 0usize..3,
+    ) {
+        let a: Vec<Option<&str>> = rows.iter().map(|r| r.0.as_deref()).collect();
+        let b: Vec<Option<&str>> = rows.iter().map(|r| r.1.as_deref()).collect();
+        let p: Vec<Option<i32>> = rows.iter().map(|r| r.2).collect();
+        let batch = batch_of(a.clone(), b.clone(), p.clone(), layout);
+        let offset = offset.min(rows.len() - 1);
+        let batch = batch.slice(offset, rows.len() - offset);
+        let want: Result<Vec<Option<String>>, ()> = (offset..rows.len())
+            .map(|i| oracle(&t, a[i], b[i], p[i]))
+            .collect();
+        let is_null = Predicate::Leaf(Leaf::with_transform(
+            Function::IsNull, t.clone(), Arc::new(StringArray::from(Vec::<&str>::new()))));
+        match want {
+            Err(()) => prop_assert!(is_null.test(&batch).is_err()),
+            Ok(want) => {
+                let got = is_null.test(&batch).unwrap();
+                let nulls: Vec<u8> = want.iter().map(|w| u8::from(w.is_none())).collect();
+                prop_assert_eq!(got, nulls);
+                for probe in want.iter().flatten() {
+                    let eq = Predicate::Leaf(Leaf::with_transform(
+                        Function::Compare(CompareOp::Equal),
+                        t.clone(),
+                        Arc::new(StringArray::from(vec![probe.as_str()])),
+                    ));
+                    let expect: Vec<u8> = want
+                        .iter()
+                        .map(|w| u8::from(w.as_deref() == Some(probe.as_str())))
+                        .collect();
+                    prop_assert_eq!(eq.test(&batch).unwrap(), expect, "{} = {:?}", t, probe);
+                }
+            }
+        }
+    }
+}
+
+/// Leaves over transforms inside And / Or, against the oracle, and a
+/// SUBSTRING that Java would throw on only where the first child lets it
+/// through.
+#[test]
+fn transform_leaves_in_trees() {
+    let a = vec![
+        Some("ab"),
+        Some("Abc"),
+        None,
+        Some("xy"),
+        Some("aB😀"),
+        Some("b"),
+    ];
+    let b = vec![Some("x"), None, Some("y"), Some("y"), Some("z"), Some("b")];
+    let p = vec![Some(1), Some(0), Some(2), Some(1), Some(3), Some(0)];
+    for layout in [Layout::Utf8, Layout::Large, Layout::View, Layout::Dict] {
+        let batch = batch_of(a.clone(), b.clone(), p.clone(), layout);
+        let upper = Leaf::with_transform(
+            Function::Like,
+            Transform::Upper(TransformInput::field("a")),
+            Arc::new(StringArray::from(vec!["AB%"])),
+        );
+        let concat = Leaf::with_transform(
+            Function::Compare(CompareOp::Equal),
+            Transform::Concat(vec![
+                TransformInput::field("a"),
+                TransformInput::literal("-"),
+                TransformInput::field("b"),
+            ]),
+            Arc::new(StringArray::from(vec!["xy-y"])),
+        );
+        let p_positive = Leaf::new(
+            Function::Compare(CompareOp::GreaterOrEqual),
+            "p",
+            Arc::new(Int32Array::from(vec![1])),
+        );
+        let substring = Leaf::with_transform(
+            Function::Compare(CompareOp::Equal),
+            Transform::Substring {
+                input: TransformInput::field("a"),
+                pos: PositionInput::Field("p".into()),
+                len: Some(PositionInput::Literal(Some(1))),
+            },
+            Arc::new(StringArray::from(vec!["?"])),
+        );
+        let or = Predicate::Or(vec![
+            Predicate::Leaf(upper.clone()),
+            Predicate::Leaf(concat),
+        ]);
+        assert_eq!(or.test(&batch).unwrap(), [1, 1, 0, 1, 1, 0], "{layout:?}");
+        let and = Predicate::And(vec![
+            Predicate::Leaf(p_positive.clone()),
+            Predicate::Leaf(substring.clone()),
+        ]);
+        // Row 4: 'aB😀' from 3 for 1 unit is the high surrogate alone: '?'.
+        for narrowing in [Narrowing::Auto, Narrowing::Gather, Narrowing::Whole] {
+            let got = and.test_with(&batch, narrowing).unwrap();
+            assert_eq!(got, [0, 0, 0, 0, 1, 0], "{layout:?} {narrowing:?}");
+        }
+        // Without the guard, row 1 (p = 0) fails as in Java.
+        let err = Predicate::Leaf(substring).test(&batch).unwrap_err();
+        assert!(err.to_string().contains("SUBSTRING('Abc', 0, 1)"), "{err}");
+    }
+}
+
+#[test]
+fn errors_name_the_field() {
+    let batch = batch_of(
+        vec![Some("a")],
+        vec![Some("b")],
+        vec![Some(1)],
+        Layout::Utf8,
+    );
+    let leaf = |t: Transform| {
+        Predicate::Leaf(Leaf::with_transform(
+            Function::Compare(CompareOp::Equal),
+            t,
+            Arc::new(StringArray::from(vec!["x"])),
+        ))
+    };
+    let missing = leaf(Transform::Upper(TransformInput::field("zz")))
+        .test(&batch)
+        .unwrap_err();
+    assert!(
+        missing.to_string().contains("`zz` is not in the batch"),
+        "{missing}"
+    );
+    let not_string = leaf(Transform::Lower(TransformInput::field("n")))
+        .test(&batch)
+        .unwrap_err();
+    assert!(
+        not_string.to_string().contains("`n` is Int64"),
+        "{not_string}"
+    );
+    let bad_pos = leaf(Transform::Substring {
+        input: TransformInput::field("a"),
+        pos: PositionInput::Field("a".into()),
+        len: None,
+    })
+    .test(&batch)
+    .unwrap_err();
+    assert!(bad_pos.to_string().contains("`a` is Utf8"), "{bad_pos}");
+    // The function is checked against the output type (Utf8): an Int64 literal fails.
+    let wrong_literal = Predicate::Leaf(Leaf::with_transform(
+        Function::Compare(CompareOp::Equal),
+        Transform::Upper(TransformInput::field("a")),
+        Arc::new(Int64Array::from(vec![1])),
+    ));
+    assert!(wrong_literal.validate(batch.schema_ref()).is_err());
+    let cast = leaf(Transform::Cast {
+        field: "a".into(),
+        to: "INT".parse().unwrap(),
+    });
+    assert!(matches!(
+        cast.test(&batch),
+        Err(arrow_schema::ArrowError::NotYetImplemented(_))
+    ));
+}
