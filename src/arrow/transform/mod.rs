@@ -8,6 +8,7 @@
 //! and the leaf function runs on it as on any column. A null result is a
 //! null row: the leaf selects nothing there (except IsNull).
 
+mod cast;
 mod paimon_type;
 
 pub use paimon_type::{PaimonType, PaimonTypeRoot, PAIMON_MAX_LENGTH};
