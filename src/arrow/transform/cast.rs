@@ -1991,3 +1991,6 @@ impl Cx<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
