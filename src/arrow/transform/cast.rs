@@ -331,14 +331,14 @@ pub(crate) fn cast_column(
         | Rule::TimeToTimestamp
         | Rule::NumericToTimestamp => cx.to_timestamp(values),
         Rule::TimestampToDate => {
-            cx.from_timestamp::<Date32Type>(values, |ms, _| ms.div_euclid(MILLIS_PER_DAY) as i32)
+            cx.timestamp_to::<Date32Type>(values, |ms, _| ms.div_euclid(MILLIS_PER_DAY) as i32)
         }
-        Rule::TimestampToTime => cx.from_timestamp::<Time32MillisecondType>(values, |ms, _| {
+        Rule::TimestampToTime => cx.timestamp_to::<Time32MillisecondType>(values, |ms, _| {
             ms.rem_euclid(MILLIS_PER_DAY) as i32
         }),
         Rule::TimestampToNumeric => match to.root {
-            R::Int => cx.from_timestamp::<Int32Type>(values, |ms, _| (ms / 1000) as i32),
-            _ => cx.from_timestamp::<Int64Type>(values, |ms, _| ms / 1000),
+            R::Int => cx.timestamp_to::<Int32Type>(values, |ms, _| (ms / 1000) as i32),
+            _ => cx.timestamp_to::<Int64Type>(values, |ms, _| ms / 1000),
         },
         Rule::ArrayToString
         | Rule::StringToArray
@@ -1706,7 +1706,7 @@ fn parse_timestamp(s: &str) -> Option<(i64, i64)> {
     if p.i != p.b.len() {
         return None;
     }
-    let year = i64::from(year);
+
     if year < 1 || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
         return None;
     }
@@ -1898,7 +1898,7 @@ fn truncate(millis: i64, nanos: i32, precision: u8) -> (i64, i32) {
 
 impl Cx<'_> {
     /// A timestamp column cast to something else by `f(millis, nanos)`.
-    fn from_timestamp<O: ArrowPrimitiveType>(
+    fn timestamp_to<O: ArrowPrimitiveType>(
         &self,
         values: &dyn Array,
         f: impl Fn(i64, i32) -> O::Native,
