@@ -140,6 +140,12 @@ mod display;
 mod evaluate;
 #[path = "arrow/predicate/tree.rs"]
 mod predicate;
+#[cfg(feature = "json")]
+#[path = "arrow/predicate/json.rs"]
+mod json;
+#[cfg(feature = "json")]
+#[path = "arrow/predicate/json_text.rs"]
+mod json_text;
 
 pub use boolean::{boolean_array_to_bytes, unpack_boolean_array};
 pub use builder::PredicateBuilder;

@@ -1,0 +1,1 @@
+//! Paimon's predicate JSON.
