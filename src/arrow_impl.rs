@@ -138,14 +138,14 @@ mod builder;
 mod display;
 #[path = "arrow/predicate/evaluate.rs"]
 mod evaluate;
-#[path = "arrow/predicate/tree.rs"]
-mod predicate;
 #[cfg(feature = "json")]
 #[path = "arrow/predicate/json.rs"]
 mod json;
 #[cfg(feature = "json")]
 #[path = "arrow/predicate/json_text.rs"]
 mod json_text;
+#[path = "arrow/predicate/tree.rs"]
+mod predicate;
 
 pub use boolean::{boolean_array_to_bytes, unpack_boolean_array};
 pub use builder::PredicateBuilder;

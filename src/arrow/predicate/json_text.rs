@@ -187,9 +187,9 @@ fn java_digits(mantissa: u64, exponent: i32, significant_bits: i32) -> (Vec<u8>,
     // real first digit may stop the generation.
     let binary_exponent = top_bit;
     let unit = (mantissa as f64) / 2f64.powi(63 - mantissa.leading_zeros() as i32);
-    let estimate = ((unit - 1.5) * 0.289529654 + 0.176091259
-        + f64::from(binary_exponent) * 0.301029995663981)
-        .floor() as i32;
+    let estimate =
+        ((unit - 1.5) * 0.289529654 + 0.176091259 + f64::from(binary_exponent) * 0.301029995663981)
+            .floor() as i32;
     let forced_first = !(-2..8).contains(&k) && estimate < k;
     let mut digits = Vec::new();
     loop {
@@ -361,7 +361,10 @@ pub(crate) fn parse_decimal(text: &str, precision: u8, scale: u8) -> Result<i128
         None => (mantissa, ""),
     };
     if int_part.is_empty() && frac_part.is_empty()
-        || !int_part.bytes().chain(frac_part.bytes()).all(|b| b.is_ascii_digit())
+        || !int_part
+            .bytes()
+            .chain(frac_part.bytes())
+            .all(|b| b.is_ascii_digit())
     {
         return Err(bad());
     }
@@ -369,9 +372,7 @@ pub(crate) fn parse_decimal(text: &str, precision: u8, scale: u8) -> Result<i128
     let digits: String = format!("{int_part}{frac_part}");
     let digits = digits.trim_start_matches('0');
     let shift = i64::from(scale) + exp - frac_part.len() as i64;
-    let out_of_range = || {
-        format!("{text} is out of the range of DECIMAL({precision}, {scale})")
-    };
+    let out_of_range = || format!("{text} is out of the range of DECIMAL({precision}, {scale})");
     let kept: String = if shift >= 0 {
         if digits.is_empty() {
             String::new()
@@ -504,7 +505,10 @@ pub(crate) fn format_date(days: i64) -> String {
 /// `LocalTime.toString()` of a nanosecond of the day: `10:20`, `10:20:30`,
 /// `10:20:30.123`, `10:20:30.123456`, `10:20:30.123456789`.
 pub(crate) fn format_time(nanos_of_day: i64) -> String {
-    let (hour, rest) = (nanos_of_day / 3_600_000_000_000, nanos_of_day % 3_600_000_000_000);
+    let (hour, rest) = (
+        nanos_of_day / 3_600_000_000_000,
+        nanos_of_day % 3_600_000_000_000,
+    );
     let (minute, rest) = (rest / 60_000_000_000, rest % 60_000_000_000);
     let (second, nano) = (rest / 1_000_000_000, rest % 1_000_000_000);
     let mut out = format!("{hour:02}:{minute:02}");
@@ -651,7 +655,11 @@ const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 pub(crate) fn base64_encode(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for i in 0..4 {
             if i <= chunk.len() {
@@ -781,7 +789,16 @@ mod tests {
 
     #[test]
     fn dates_and_times() {
-        for days in [-800_000i64, -719_528, -1, 0, 1, 19_737, 2_932_896, 3_000_000] {
+        for days in [
+            -800_000i64,
+            -719_528,
+            -1,
+            0,
+            1,
+            19_737,
+            2_932_896,
+            3_000_000,
+        ] {
             let text = format_date(days);
             assert_eq!(parse_date(&text), Some(days), "{text}");
         }
@@ -798,7 +815,10 @@ mod tests {
         assert_eq!(parse_time("24:00"), None);
         assert_eq!(format_instant(0, 0), "1970-01-01T00:00:00Z");
         assert_eq!(parse_instant("1970-01-01T01:00:00+01:00"), Some((0, 0)));
-        assert_eq!(parse_instant("1970-01-01T00:00:00-00:30"), Some((0, 1_800_000_000_000)));
+        assert_eq!(
+            parse_instant("1970-01-01T00:00:00-00:30"),
+            Some((0, 1_800_000_000_000))
+        );
     }
 
     #[test]
@@ -839,7 +859,10 @@ mod tests {
                 java_float(f32::from_bits(u32::from_str_radix(hex, 16).unwrap()))
             };
             if known.iter().any(|k| line.starts_with(k)) {
-                assert_ne!(got, want, "{line}: now matches, drop it from the known list");
+                assert_ne!(
+                    got, want,
+                    "{line}: now matches, drop it from the known list"
+                );
             } else {
                 assert_eq!(got, want, "{line}");
             }
