@@ -24,7 +24,8 @@ fn paimon_serde_test_strings_round_trip_byte_for_byte() {
     let text = include_str!("data/paimon/predicate_json_serde_test.jsonl");
     let mut n = 0;
     for line in text.lines() {
-        let p = Predicate::from_paimon_json(line, &schema).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let p =
+            Predicate::from_paimon_json(line, &schema).unwrap_or_else(|e| panic!("{line}: {e}"));
         assert_eq!(p.to_paimon_json(&schema).unwrap(), line);
         n += 1;
     }
@@ -35,9 +36,12 @@ fn paimon_serde_test_strings_round_trip_byte_for_byte() {
 fn balanced_trees_become_n_ary_and_other_nestings_stay() {
     let schema = serde_test_schema();
     let leaf = |v: i32| {
-        format!(r#"{{"kind":"LEAF","transform":{{"name":"FIELD_REF","fieldRef":{{"index":0,"name":"f0","type":"INT"}}}},"function":"EQUAL","literals":[{v}]}}"#)
+        format!(
+            r#"{{"kind":"LEAF","transform":{{"name":"FIELD_REF","fieldRef":{{"index":0,"name":"f0","type":"INT"}}}},"function":"EQUAL","literals":[{v}]}}"#
+        )
     };
-    let node = |a: &str, b: &str| format!(r#"{{"kind":"COMPOUND","function":"OR","children":[{a},{b}]}}"#);
+    let node =
+        |a: &str, b: &str| format!(r#"{{"kind":"COMPOUND","function":"OR","children":[{a},{b}]}}"#);
     let balanced = node(&leaf(1), &node(&leaf(2), &leaf(3)));
     let p = Predicate::from_paimon_json(&balanced, &schema).unwrap();
     assert!(matches!(&p, Predicate::Or(c) if c.len() == 3));
@@ -57,30 +61,54 @@ fn literals_exact_and_java_formatted() {
         Field::new("day", DataType::Date32, true),
     ]);
     let leaf = |field: &str, index: usize, ty: &str, lits: &str| {
-        format!(r#"{{"kind":"LEAF","transform":{{"name":"FIELD_REF","fieldRef":{{"index":{index},"name":"{field}","type":"{ty}"}}}},"function":"IN","literals":[{lits}]}}"#)
+        format!(
+            r#"{{"kind":"LEAF","transform":{{"name":"FIELD_REF","fieldRef":{{"index":{index},"name":"{field}","type":"{ty}"}}}},"function":"IN","literals":[{lits}]}}"#
+        )
     };
-    let decimal = leaf("d", 0, "DECIMAL(38, 10)", r#""12345678901234567890.0123456789",null"#);
+    let decimal = leaf(
+        "d",
+        0,
+        "DECIMAL(38, 10)",
+        r#""12345678901234567890.0123456789",null"#,
+    );
     let p = Predicate::from_paimon_json(&decimal, &schema).unwrap();
     assert_eq!(p.to_paimon_json(&schema).unwrap(), decimal);
     // Older writers: a JSON number for DECIMAL, an array for DATE.
     let old = leaf("d", 0, "DECIMAL(38, 10)", "12345678901234567890.0123456789");
-    assert!(Predicate::from_paimon_json(&old, &schema).unwrap().to_paimon_json(&schema).unwrap().contains(r#""12345678901234567890.0123456789""#));
+    assert!(Predicate::from_paimon_json(&old, &schema)
+        .unwrap()
+        .to_paimon_json(&schema)
+        .unwrap()
+        .contains(r#""12345678901234567890.0123456789""#));
     let date = leaf("day", 3, "DATE", "[2024,1,15]");
-    assert!(Predicate::from_paimon_json(&date, &schema).unwrap().to_paimon_json(&schema).unwrap().contains(r#""2024-01-15""#));
-    let doubles = leaf("x", 1, "DOUBLE", r#"1.0E10,4.9E-324,9.999999999999999E22,"NaN","-Infinity",-0.0,0.001"#);
+    assert!(Predicate::from_paimon_json(&date, &schema)
+        .unwrap()
+        .to_paimon_json(&schema)
+        .unwrap()
+        .contains(r#""2024-01-15""#));
+    let doubles = leaf(
+        "x",
+        1,
+        "DOUBLE",
+        r#"1.0E10,4.9E-324,9.999999999999999E22,"NaN","-Infinity",-0.0,0.001"#,
+    );
     let p = Predicate::from_paimon_json(&doubles, &schema).unwrap();
     assert_eq!(p.to_paimon_json(&schema).unwrap(), doubles);
 }
 
 fn error_of(json: &str, schema: &Schema) -> String {
-    Predicate::from_paimon_json(json, schema).unwrap_err().to_string()
+    Predicate::from_paimon_json(json, schema)
+        .unwrap_err()
+        .to_string()
 }
 
 #[test]
 fn errors_name_the_json_path() {
     let schema = serde_test_schema();
     let leaf = |ty: &str, name: &str, function: &str, lits: &str| {
-        format!(r#"{{"kind":"LEAF","transform":{{"name":"FIELD_REF","fieldRef":{{"index":0,"name":"{name}","type":"{ty}"}}}},"function":"{function}","literals":[{lits}]}}"#)
+        format!(
+            r#"{{"kind":"LEAF","transform":{{"name":"FIELD_REF","fieldRef":{{"index":0,"name":"{name}","type":"{ty}"}}}},"function":"{function}","literals":[{lits}]}}"#
+        )
     };
     let ok = leaf("INT", "f0", "EQUAL", "1");
     let cases: Vec<(String, &str)> = vec![
@@ -120,7 +148,8 @@ fn transforms_round_trip() {
         r#"{"kind":"LEAF","transform":{"name":"CAST","fieldRef":{"index":0,"name":"f0","type":"INT NOT NULL"},"type":"DECIMAL(10, 2)"},"function":"GREATER_THAN","literals":["1.50"]}"#,
         r#"{"kind":"COMPOUND","function":"AND","children":[{"kind":"LEAF","transform":{"name":"FIELD_REF","fieldRef":{"index":3,"name":"f3","type":"INT"}},"function":"IS_NAN","literals":[]}]}"#,
     ] {
-        let p = Predicate::from_paimon_json(json, &schema).unwrap_or_else(|e| panic!("{json}: {e}"));
+        let p =
+            Predicate::from_paimon_json(json, &schema).unwrap_or_else(|e| panic!("{json}: {e}"));
         assert_eq!(p.to_paimon_json(&schema).unwrap(), json);
     }
 }

@@ -153,7 +153,9 @@ impl Predicate {
     /// // Three children: AND(a, AND(b, c)), as Paimon's PredicateBuilder.and builds it.
     /// assert!(json.starts_with(r#"{"kind":"COMPOUND","function":"AND","children":[{"kind":"LEAF""#));
     /// assert!(json.contains(r#""type":"INT NOT NULL""#));
-    /// assert_eq!(bitbytes::arrow::Predicate::from_paimon_json(&json, &schema)?, pred);
+    /// // Read back, the fields keep the Paimon type they were given; the bytes are stable.
+    /// let back = bitbytes::arrow::Predicate::from_paimon_json(&json, &schema)?;
+    /// assert_eq!(back.to_paimon_json(&schema)?, json);
     /// # Ok::<(), arrow_schema::ArrowError>(())
     /// ```
     pub fn to_paimon_json(&self, schema: &Schema) -> Result<String, ArrowError> {

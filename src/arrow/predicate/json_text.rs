@@ -185,10 +185,13 @@ fn java_digits(mantissa: u64, exponent: i32, significant_bits: i32) -> (Vec<u8>,
     // mantissa, which may be one too high; it then spends its "first digit
     // never stops" rule of the scientific form on a leading zero, and the
     // real first digit may stop the generation.
+    // JDK 17's own truncated log10(2), not `LOG10_2`: the estimate must be JDK's.
+    #[allow(clippy::approx_constant)]
+    const JDK_LOG10_2: f64 = 0.301029995663981;
     let binary_exponent = top_bit;
     let unit = (mantissa as f64) / 2f64.powi(63 - mantissa.leading_zeros() as i32);
     let estimate =
-        ((unit - 1.5) * 0.289529654 + 0.176091259 + f64::from(binary_exponent) * 0.301029995663981)
+        ((unit - 1.5) * 0.289529654 + 0.176091259 + f64::from(binary_exponent) * JDK_LOG10_2)
             .floor() as i32;
     let forced_first = !(-2..8).contains(&k) && estimate < k;
     let mut digits = Vec::new();
