@@ -142,6 +142,12 @@ mod builder;
 mod display;
 #[path = "arrow/predicate/evaluate.rs"]
 mod evaluate;
+#[cfg(feature = "json")]
+#[path = "arrow/predicate/json.rs"]
+mod json;
+#[cfg(feature = "json")]
+#[path = "arrow/predicate/json_text.rs"]
+mod json_text;
 #[path = "arrow/predicate/tree.rs"]
 mod predicate;
 

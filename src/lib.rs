@@ -142,6 +142,12 @@
 //!   arrow-buffer, arrow-ord, arrow-schema, arrow-select and arrow-string
 //!   (60.x).
 //!
+//! - `json`: [`arrow::Predicate::from_paimon_json`] and
+//!   [`arrow::Predicate::to_paimon_json`]: Paimon's predicate JSON (what Paimon
+//!   Java's `JsonSerdeUtil` writes, and a REST catalog sends) read against an
+//!   Arrow schema and written back byte for byte. Implies `arrow`; depends on
+//!   serde_json (with `arbitrary_precision`).
+//!
 //! Without default features the crate is `#![no_std]` and never allocates:
 //! every function writes into slices the caller owns.
 #![no_std]
