@@ -296,7 +296,8 @@ impl StatsBatch {
 /// The bits of a null buffer's valid entries (all set when there is none).
 fn valid_words(nulls: Option<&NullBuffer>, len: usize) -> Vec<u64> {
     match nulls {
-        Some(n) => n.inner().bit_chunks().iter_padded().collect(),
+        // `iter_padded` yields a remainder word even when there is no remainder.
+        Some(n) => n.inner().bit_chunks().iter_padded().take(len.div_ceil(64)).collect(),
         None => vec![!0; len.div_ceil(64)],
     }
 }
