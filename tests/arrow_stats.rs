@@ -7,8 +7,7 @@ use arrow_array::{
 };
 use arrow_schema::{DataType, Field};
 use bitbytes::arrow::{
-    ColumnStats, CompareOp, Function, Leaf, Predicate, StatsBatch, StatsVerdict,
-    StatsVerdict::*,
+    ColumnStats, CompareOp, Function, Leaf, Predicate, StatsBatch, StatsVerdict, StatsVerdict::*,
 };
 use proptest::prelude::*;
 use std::cmp::Ordering;
@@ -77,8 +76,14 @@ impl Case {
     fn batch(&self) -> RecordBatch {
         let rows: Vec<&Row> = self.containers.iter().flat_map(|(r, _)| r).collect();
         RecordBatch::try_from_iter([
-            ("i", Arc::new(rows.iter().map(|r| r.0).collect::<Int64Array>()) as ArrayRef),
-            ("f", Arc::new(rows.iter().map(|r| r.1).collect::<Float64Array>()) as ArrayRef),
+            (
+                "i",
+                Arc::new(rows.iter().map(|r| r.0).collect::<Int64Array>()) as ArrayRef,
+            ),
+            (
+                "f",
+                Arc::new(rows.iter().map(|r| r.1).collect::<Float64Array>()) as ArrayRef,
+            ),
             (
                 "s",
                 Arc::new(rows.iter().map(|r| r.2.clone()).collect::<StringArray>()) as ArrayRef,
@@ -171,10 +176,7 @@ impl Case {
 
 fn case() -> impl Strategy<Value = Case> {
     (
-        proptest::collection::vec(
-            (proptest::collection::vec(row(), 0..5), unknowns()),
-            1..70,
-        ),
+        proptest::collection::vec((proptest::collection::vec(row(), 0..5), unknowns()), 1..70),
         any::<bool>(),
         any::<bool>(),
     )
@@ -292,8 +294,11 @@ proptest! {
     }
 }
 
-/// Stats of one Int64 field `x` over containers of (min, max, null count, row count).
-fn int_stats(c: &[(Option<i64>, Option<i64>, Option<u64>, Option<u64>)]) -> StatsBatch {
+/// One container of an Int64 field: (min, max, null count, row count).
+type IntContainer = (Option<i64>, Option<i64>, Option<u64>, Option<u64>);
+
+/// Stats of one Int64 field `x`.
+fn int_stats(c: &[IntContainer]) -> StatsBatch {
     StatsBatch::new(c.iter().map(|c| c.3).collect())
         .with_column(
             "x",
@@ -307,11 +312,19 @@ fn int_stats(c: &[(Option<i64>, Option<i64>, Option<u64>, Option<u64>)]) -> Stat
 }
 
 fn leaf_x(function: Function, literals: Vec<Option<i64>>) -> Predicate {
-    Predicate::Leaf(Leaf::new(function, "x", Arc::new(Int64Array::from(literals))))
+    Predicate::Leaf(Leaf::new(
+        function,
+        "x",
+        Arc::new(Int64Array::from(literals)),
+    ))
 }
 
 fn kept(p: &Predicate, s: &StatsBatch) -> Vec<bool> {
-    p.test_stats(s).unwrap().iter().map(|v| *v != NoMatch).collect()
+    p.test_stats(s)
+        .unwrap()
+        .iter()
+        .map(|v| *v != NoMatch)
+        .collect()
 }
 
 #[test]
@@ -328,7 +341,10 @@ fn java_rules_by_function() {
     let cmp = |op| leaf_x(Function::Compare(op), vec![Some(5)]);
     use CompareOp::*;
     assert_eq!(kept(&cmp(Equal), &s), [true, true, true, false, true, true]);
-    assert_eq!(kept(&cmp(NotEqual), &s), [true, true, false, false, true, true]);
+    assert_eq!(
+        kept(&cmp(NotEqual), &s),
+        [true, true, false, false, true, true]
+    );
     let lt0 = leaf_x(Function::Compare(LessThan), vec![Some(0)]);
     assert_eq!(kept(&lt0, &s), [false, false, false, false, true, false]);
     let le0 = leaf_x(Function::Compare(LessOrEqual), vec![Some(0)]);
@@ -340,11 +356,17 @@ fn java_rules_by_function() {
     let not_in = leaf_x(Function::NotIn, vec![Some(5)]);
     assert_eq!(kept(&not_in, &s), [true, true, false, false, true, true]);
     let not_in_null = leaf_x(Function::NotIn, vec![Some(50), None]);
-    assert_eq!(kept(&not_in_null, &s), [false, false, false, false, true, false]);
+    assert_eq!(
+        kept(&not_in_null, &s),
+        [false, false, false, false, true, false]
+    );
     let between = leaf_x(Function::Between, vec![Some(6), Some(9)]);
     assert_eq!(kept(&between, &s), [true, true, false, false, true, true]);
     let not_between = leaf_x(Function::NotBetween, vec![Some(0), Some(10)]);
-    assert_eq!(kept(&not_between, &s), [false, false, false, false, true, false]);
+    assert_eq!(
+        kept(&not_between, &s),
+        [false, false, false, false, true, false]
+    );
     // IsNull: Java keeps unknown bounds; a known null count of 0 prunes (listed).
     let is_null = leaf_x(Function::IsNull, vec![]);
     assert_eq!(kept(&is_null, &s), [false, true, false, true, false, true]);
@@ -354,11 +376,17 @@ fn java_rules_by_function() {
         "an all-null container is AllMatch for IsNull"
     );
     let is_not_null = leaf_x(Function::IsNotNull, vec![]);
-    assert_eq!(kept(&is_not_null, &s), [true, true, true, false, true, true]);
+    assert_eq!(
+        kept(&is_not_null, &s),
+        [true, true, true, false, true, true]
+    );
     // A null literal: pruned where the null count is known (and the bounds),
     // MayMatch where Java throws (unknown null count).
     let null_lit = leaf_x(Function::Compare(Equal), vec![None]);
-    assert_eq!(kept(&null_lit, &s), [false, false, false, false, true, true]);
+    assert_eq!(
+        kept(&null_lit, &s),
+        [false, false, false, false, true, true]
+    );
 }
 
 #[test]
@@ -382,13 +410,36 @@ fn all_match_needs_known_nulls_and_exact_equality() {
             .truncated(),
         )
         .unwrap();
-    let s_leaf = |f, l: &str| Predicate::Leaf(Leaf::new(f, "s", Arc::new(StringArray::from(vec![l]))));
-    assert_eq!(s_leaf(Function::Compare(CompareOp::Equal), "ab").test_stats(&t).unwrap(), [MayMatch]);
-    assert_eq!(s_leaf(Function::Compare(CompareOp::NotEqual), "ab").test_stats(&t).unwrap(), [MayMatch]);
-    assert_eq!(s_leaf(Function::NotIn, "ab").test_stats(&t).unwrap(), [MayMatch]);
-    assert_eq!(s_leaf(Function::StartsWith, "a").test_stats(&t).unwrap(), [AllMatch]);
-    assert_eq!(s_leaf(Function::Like, "b%").test_stats(&t).unwrap(), [NoMatch]);
-    assert_eq!(s_leaf(Function::EndsWith, "z").test_stats(&t).unwrap(), [MayMatch]);
+    let s_leaf =
+        |f, l: &str| Predicate::Leaf(Leaf::new(f, "s", Arc::new(StringArray::from(vec![l]))));
+    assert_eq!(
+        s_leaf(Function::Compare(CompareOp::Equal), "ab")
+            .test_stats(&t)
+            .unwrap(),
+        [MayMatch]
+    );
+    assert_eq!(
+        s_leaf(Function::Compare(CompareOp::NotEqual), "ab")
+            .test_stats(&t)
+            .unwrap(),
+        [MayMatch]
+    );
+    assert_eq!(
+        s_leaf(Function::NotIn, "ab").test_stats(&t).unwrap(),
+        [MayMatch]
+    );
+    assert_eq!(
+        s_leaf(Function::StartsWith, "a").test_stats(&t).unwrap(),
+        [AllMatch]
+    );
+    assert_eq!(
+        s_leaf(Function::Like, "b%").test_stats(&t).unwrap(),
+        [NoMatch]
+    );
+    assert_eq!(
+        s_leaf(Function::EndsWith, "z").test_stats(&t).unwrap(),
+        [MayMatch]
+    );
 }
 
 #[test]
@@ -460,10 +511,14 @@ fn and_or_combine_and_missing_stats_are_may_match() {
     ));
     assert_eq!(other.test_stats(&s).unwrap(), [MayMatch; 3]);
     let mut out = [StatsVerdict::MayMatch; 4];
-    Predicate::And(vec![lt5, other]).test_stats_into(&s, &mut out).unwrap();
+    Predicate::And(vec![lt5, other])
+        .test_stats_into(&s, &mut out)
+        .unwrap();
     assert_eq!(out, [MayMatch, NoMatch, MayMatch, MayMatch]);
     assert!(Predicate::And(vec![]).test_stats(&s).is_err());
-    assert!(leaf_x(Function::IsNull, vec![]).test_stats_into(&s, &mut out[..2]).is_err());
+    assert!(leaf_x(Function::IsNull, vec![])
+        .test_stats_into(&s, &mut out[..2])
+        .is_err());
 }
 
 #[test]
@@ -473,13 +528,20 @@ fn errors_name_the_field_and_types() {
         Arc::new(Int64Array::from(vec![1])),
         Arc::new(Int64Array::from(vec![1])),
     );
-    let err = StatsBatch::new(rows.clone()).with_column("x", short).unwrap_err();
-    assert!(err.to_string().contains("`x`") && err.to_string().contains("1 entries"), "{err}");
+    let err = StatsBatch::new(rows.clone())
+        .with_column("x", short)
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("`x`") && err.to_string().contains("1 entries"),
+        "{err}"
+    );
     let mixed = ColumnStats::new(
         Arc::new(Int64Array::from(vec![1, 2])),
         Arc::new(Int32Array::from(vec![1, 2])),
     );
-    let err = StatsBatch::new(rows.clone()).with_column("x", mixed).unwrap_err();
+    let err = StatsBatch::new(rows.clone())
+        .with_column("x", mixed)
+        .unwrap_err();
     assert!(err.to_string().contains("Int32"), "{err}");
     let ints = ColumnStats::new(
         Arc::new(Int64Array::from(vec![1, 2])),
@@ -490,10 +552,17 @@ fn errors_name_the_field_and_types() {
         DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Int64)),
         true,
     );
-    assert!(StatsBatch::new(rows.clone()).with_field(&dict, ints.clone()).is_ok());
+    assert!(StatsBatch::new(rows.clone())
+        .with_field(&dict, ints.clone())
+        .is_ok());
     let utf8 = Field::new("u", DataType::Utf8, true);
-    let err = StatsBatch::new(rows.clone()).with_field(&utf8, ints.clone()).unwrap_err();
-    assert!(err.to_string().contains("`u`") && err.to_string().contains("Int64"), "{err}");
+    let err = StatsBatch::new(rows.clone())
+        .with_field(&utf8, ints.clone())
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("`u`") && err.to_string().contains("Int64"),
+        "{err}"
+    );
     // A literal of another type than the stats': an error naming the field.
     let s = StatsBatch::new(rows).with_column("x", ints).unwrap();
     let p = Predicate::Leaf(Leaf::new(
@@ -502,5 +571,8 @@ fn errors_name_the_field_and_types() {
         Arc::new(Int32Array::from(vec![1])),
     ));
     let err = p.test_stats(&s).unwrap_err();
-    assert!(err.to_string().contains("`x`") && err.to_string().contains("Int32"), "{err}");
+    assert!(
+        err.to_string().contains("`x`") && err.to_string().contains("Int32"),
+        "{err}"
+    );
 }

@@ -271,5 +271,10 @@ pub(crate) fn compare_stats(
         op,
         exact: column.exact,
     };
-    column.ordered(&rule, super::Function::Compare(op), literal.as_ref(), active)
+    column.ordered(
+        &rule,
+        super::Function::Compare(op),
+        literal.as_ref(),
+        active,
+    )
 }

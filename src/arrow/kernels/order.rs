@@ -240,7 +240,7 @@ pub(crate) fn pack_active(
     let (mut may, mut all) = (std::vec![0u64; words], std::vec![0u64; words]);
     for (w, &act) in active.iter().enumerate().take(words) {
         let mut bits = act;
-        if w + 1 == words && len % 64 != 0 {
+        if w + 1 == words && !len.is_multiple_of(64) {
             bits &= (1u64 << (len % 64)) - 1;
         }
         let (mut m, mut l) = (0u64, 0u64);
@@ -353,12 +353,20 @@ mod tests {
     #[test]
     fn pair_packers_match_a_loop() {
         for len in [0usize, 1, 63, 64, 65, 130, 200] {
-            let a: Vec<u32> = (0..len as u32).map(|i| i.wrapping_mul(2654435761)).collect();
+            let a: Vec<u32> = (0..len as u32)
+                .map(|i| i.wrapping_mul(2654435761))
+                .collect();
             let b: Vec<u32> = (0..len as u32).map(|i| i.wrapping_mul(40503)).collect();
             let active: Vec<u64> = (0..len.div_ceil(64) as u64)
-                .map(|w| if w % 3 == 1 { 0 } else { 0x5555_5555_5555_5555 ^ w })
+                .map(|w| {
+                    if w % 3 == 1 {
+                        0
+                    } else {
+                        0x5555_5555_5555_5555 ^ w
+                    }
+                })
                 .collect();
-            let f = |x: u32, y: u32| (x % 3 == 0, y % 5 < 2);
+            let f = |x: u32, y: u32| (x.is_multiple_of(3), y % 5 < 2);
             let (dm, da) = pack_pairs(&a, &b, &active, f);
             let (sm, sa) = pack_active(len, &active, |i| f(a[i], b[i]));
             for i in 0..len {

@@ -297,7 +297,12 @@ impl StatsBatch {
 fn valid_words(nulls: Option<&NullBuffer>, len: usize) -> Vec<u64> {
     match nulls {
         // `iter_padded` yields a remainder word even when there is no remainder.
-        Some(n) => n.inner().bit_chunks().iter_padded().take(len.div_ceil(64)).collect(),
+        Some(n) => n
+            .inner()
+            .bit_chunks()
+            .iter_padded()
+            .take(len.div_ceil(64))
+            .collect(),
         None => vec![!0; len.div_ceil(64)],
     }
 }
@@ -330,8 +335,18 @@ impl StatsColumn {
         };
         for (what, len) in [("min", stats.min.len()), ("max", stats.max.len())]
             .into_iter()
-            .chain(stats.null_counts.as_ref().map(|c| ("the null counts", c.len())))
-            .chain(stats.nan_counts.as_ref().map(|c| ("the NaN counts", c.len())))
+            .chain(
+                stats
+                    .null_counts
+                    .as_ref()
+                    .map(|c| ("the null counts", c.len())),
+            )
+            .chain(
+                stats
+                    .nan_counts
+                    .as_ref()
+                    .map(|c| ("the NaN counts", c.len())),
+            )
         {
             if len != n {
                 return bad(what, len);
@@ -366,7 +381,11 @@ impl StatsColumn {
                     valid_words(c.nulls(), n),
                 )
             }
-            None => (vec![0; n.div_ceil(64)], vec![0; n.div_ceil(64)], vec![0; n.div_ceil(64)]),
+            None => (
+                vec![0; n.div_ceil(64)],
+                vec![0; n.div_ceil(64)],
+                vec![0; n.div_ceil(64)],
+            ),
         };
         let is_float = matches!(
             min_type,
@@ -452,11 +471,7 @@ impl StatsColumn {
     /// where the null count is known (as Java), MayMatch where it is not
     /// (Java throws there), MayMatch with unknown bounds (Java keeps).
     pub(crate) fn null_literal(&self) -> RuleBits {
-        let may = self
-            .null_count_known
-            .iter()
-            .map(|known| !known)
-            .collect();
+        let may = self.null_count_known.iter().map(|known| !known).collect();
         let words = self.known.len();
         self.finish(
             RuleBits {
@@ -541,14 +556,17 @@ impl Predicate {
         }
         validate(self, stats)?;
         let mut active = vec![!0u64; stats.words()];
-        if n % 64 != 0 {
+        if !n.is_multiple_of(64) {
             if let Some(last) = active.last_mut() {
                 *last = (1u64 << (n % 64)) - 1;
             }
         }
         let bits = evaluate(self, stats, &active)?;
         for (i, v) in out[..n].iter_mut().enumerate() {
-            let (may, all) = (bits.may[i / 64] >> (i % 64) & 1, bits.all[i / 64] >> (i % 64) & 1);
+            let (may, all) = (
+                bits.may[i / 64] >> (i % 64) & 1,
+                bits.all[i / 64] >> (i % 64) & 1,
+            );
             *v = match may + (may & all) {
                 0 => StatsVerdict::NoMatch,
                 1 => StatsVerdict::MayMatch,
