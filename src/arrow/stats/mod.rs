@@ -562,16 +562,16 @@ impl Predicate {
             }
         }
         let bits = evaluate(self, stats, &active)?;
-        for (i, v) in out[..n].iter_mut().enumerate() {
-            let (may, all) = (
-                bits.may[i / 64] >> (i % 64) & 1,
-                bits.all[i / 64] >> (i % 64) & 1,
-            );
-            *v = match may + (may & all) {
-                0 => StatsVerdict::NoMatch,
-                1 => StatsVerdict::MayMatch,
-                _ => StatsVerdict::AllMatch,
-            };
+        const VERDICTS: [StatsVerdict; 3] = [
+            StatsVerdict::NoMatch,
+            StatsVerdict::MayMatch,
+            StatsVerdict::AllMatch,
+        ];
+        for ((chunk, &may), &all) in out[..n].chunks_mut(64).zip(&bits.may).zip(&bits.all) {
+            let all = all & may;
+            for (j, v) in chunk.iter_mut().enumerate() {
+                *v = VERDICTS[((may >> j & 1) + (all >> j & 1)) as usize];
+            }
         }
         Ok(())
     }
