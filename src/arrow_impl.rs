@@ -135,6 +135,10 @@ mod selection;
 #[path = "arrow/transform/mod.rs"]
 mod transform;
 
+// Statistics (`src/arrow/stats/`): verdicts of predicates over many containers' min / max / null counts.
+#[path = "arrow/stats/mod.rs"]
+mod stats;
+
 // Predicate trees (`src/arrow/predicate/`): the tree, its evaluation, builder and display.
 #[path = "arrow/predicate/builder.rs"]
 mod builder;
@@ -159,6 +163,7 @@ pub use function::Function;
 pub use in_list::{InStrategy, MultiLiteralsLeafFunction, IN_HASH_MIN_LITERALS};
 pub use predicate::{Leaf, Predicate};
 pub use selection::selection_indices;
+pub use stats::{ColumnStats, StatsBatch, StatsVerdict};
 pub use transform::{
     FieldRef, PaimonType, PaimonTypeRoot, PositionInput, Transform, TransformInput, TrimSide,
     PAIMON_MAX_LENGTH,

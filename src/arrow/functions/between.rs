@@ -11,6 +11,7 @@ use super::compare::{compare_bits, CompareOp};
 use super::literals::value_type;
 use super::logical::per_value;
 use super::order::{self, JavaOrd};
+use super::stats::{Fuse, OrderRule, RuleBits, StatsColumn};
 use arrow_array::cast::AsArray;
 use arrow_array::{downcast_primitive_array, Array, ArrayRef, ArrowPrimitiveType, PrimitiveArray};
 use arrow_buffer::BooleanBuffer;
@@ -65,4 +66,43 @@ where
         bound(lower)?,
         bound(upper)?,
     ))
+}
+
+/// The statistics rule of Between / NotBetween (Paimon Java's): Between may
+/// match unless `[lower, upper]` misses `[min, max]`, and all rows do when
+/// it covers it; NotBetween is the reverse. Bounds need not be exact.
+pub(crate) struct BetweenStats {
+    pub(crate) negate: bool,
+}
+
+impl OrderRule for BetweenStats {
+    fn run<K: Ord + Copy, F: Fuse<K>>(&self, literals: &[Option<K>], fuse: F) -> RuleBits {
+        let (Some(&Some(lo)), Some(&Some(hi))) = (literals.first(), literals.get(1)) else {
+            // Null bounds are the caller's (`StatsColumn::null_literal`).
+            return fuse.fuse(|_, _| (true, false));
+        };
+        if self.negate {
+            fuse.fuse(|min, max| (lo > min || hi < max, max < lo || min > hi))
+        } else {
+            fuse.fuse(|min, max| (lo <= max && hi >= min, lo <= min && max <= hi))
+        }
+    }
+}
+
+/// A Between / NotBetween leaf's verdict bits over `column`'s statistics.
+pub(crate) fn between_stats(
+    negate: bool,
+    column: &StatsColumn,
+    literals: &dyn Array,
+    active: &[u64],
+) -> Result<RuleBits, ArrowError> {
+    if literals.logical_null_count() > 0 {
+        return Ok(column.null_literal());
+    }
+    let function = if negate {
+        super::Function::NotBetween
+    } else {
+        super::Function::Between
+    };
+    column.ordered(&BetweenStats { negate }, function, literals, active)
 }

@@ -11,6 +11,7 @@
 use super::boolean::unpack_bits;
 use super::literals::{check, invalid};
 use super::logical::per_value;
+use super::stats::{Fuse, OrderRule, RuleBits, StatsColumn};
 use super::{order, LeafFunction};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float16Type, Float32Type, Float64Type};
@@ -220,4 +221,60 @@ fn float_compare(
             )))
         }
     })
+}
+
+/// The statistics rule of a comparison (Paimon Java's
+/// `NullFalseLeafBinaryFunction.test(.., min, max, ..)`): a container may
+/// match unless `=`: the literal is outside `[min, max]`; `!=`: min = max =
+/// literal (exact bounds only); `<` / `<=`: the literal is at most / below
+/// min; `>` / `>=`: at least / above max. Every row matches when the whole
+/// range satisfies the comparison (`=` needs exact bounds).
+pub(crate) struct CompareStats {
+    pub(crate) op: CompareOp,
+    pub(crate) exact: bool,
+}
+
+impl OrderRule for CompareStats {
+    fn run<K: Ord + Copy, F: Fuse<K>>(&self, literals: &[Option<K>], fuse: F) -> RuleBits {
+        let Some(&Some(l)) = literals.first() else {
+            // A null literal is the caller's (`StatsColumn::null_literal`).
+            return fuse.fuse(|_, _| (true, false));
+        };
+        let exact = self.exact;
+        match self.op {
+            CompareOp::Equal => {
+                fuse.fuse(|min, max| (min <= l && l <= max, exact && min == l && max == l))
+            }
+            CompareOp::NotEqual => {
+                fuse.fuse(|min, max| (!exact || min != l || max != l, l < min || max < l))
+            }
+            CompareOp::LessThan => fuse.fuse(|min, max| (min < l, max < l)),
+            CompareOp::LessOrEqual => fuse.fuse(|min, max| (min <= l, max <= l)),
+            CompareOp::GreaterThan => fuse.fuse(|min, max| (max > l, min > l)),
+            CompareOp::GreaterOrEqual => fuse.fuse(|min, max| (max >= l, min >= l)),
+        }
+    }
+}
+
+/// A comparison leaf's verdict bits over `column`'s statistics.
+pub(crate) fn compare_stats(
+    op: CompareOp,
+    column: &StatsColumn,
+    literals: &dyn Array,
+    active: &[u64],
+) -> Result<RuleBits, ArrowError> {
+    let literal = literals.slice(0, 1);
+    if literal.is_null(0) {
+        return Ok(column.null_literal());
+    }
+    let rule = CompareStats {
+        op,
+        exact: column.exact,
+    };
+    column.ordered(
+        &rule,
+        super::Function::Compare(op),
+        literal.as_ref(),
+        active,
+    )
 }

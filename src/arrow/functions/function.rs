@@ -220,7 +220,7 @@ impl Function {
     }
 
     /// The positive string function and whether this is its `Not…` form.
-    fn string_function(self) -> Option<(StringFunction, bool)> {
+    pub(crate) fn string_function(self) -> Option<(StringFunction, bool)> {
         Some(match self {
             Function::StartsWith => (StringFunction::StartsWith, false),
             Function::EndsWith => (StringFunction::EndsWith, false),

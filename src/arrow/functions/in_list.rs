@@ -21,12 +21,14 @@ use super::boolean::unpack_bits;
 use super::compare::{compare_bits, CompareOp};
 use super::literals::{check, invalid, value_type};
 use super::logical::per_value;
+use super::stats::{Fuse, OrderRule, RuleBits, StatsColumn};
 use super::{set, LeafFunction};
 use arrow_array::Array;
 use arrow_buffer::{BooleanBuffer, Buffer};
 use arrow_schema::ArrowError;
 use std::format;
 use std::vec;
+use std::vec::Vec;
 
 /// With [`InStrategy::Auto`], lists with at least this many non-null literals
 /// use the set, shorter ones the OR of `eq` bitmaps.
@@ -224,4 +226,62 @@ fn or_of_eq(column: &dyn Array, literals: &dyn Array) -> Result<BooleanBuffer, A
         }
     }
     Ok(BooleanBuffer::new(Buffer::from_vec(words), 0, len))
+}
+
+/// The statistics rule of IN / NOT IN (Paimon Java's): IN may match when a
+/// non-null literal lies in `[min, max]`, and every row does when min = max
+/// = a literal (exact bounds); NOT IN is NoMatch only when min = max = a
+/// literal (exact bounds), and AllMatch when no literal lies in `[min, max]`.
+/// The literals are sorted once; each container is one binary search.
+pub(crate) struct InStats {
+    pub(crate) negate: bool,
+    pub(crate) exact: bool,
+}
+
+impl OrderRule for InStats {
+    fn run<K: Ord + Copy, F: Fuse<K>>(&self, literals: &[Option<K>], fuse: F) -> RuleBits {
+        let mut keys: Vec<K> = literals.iter().flatten().copied().collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let (negate, exact) = (self.negate, self.exact);
+        fuse.fuse_sparse(|min, max| {
+            let i = keys.partition_point(|k| *k < min);
+            let hit = keys.get(i).is_some_and(|k| *k <= max);
+            // Every value is this literal.
+            let single = exact && hit && min == max && keys[i] == min;
+            if negate {
+                (!single, !hit)
+            } else {
+                (hit, single)
+            }
+        })
+    }
+}
+
+/// An IN / NOT IN leaf's verdict bits over `column`'s statistics.
+pub(crate) fn in_stats(
+    negate: bool,
+    column: &StatsColumn,
+    literals: &dyn Array,
+    active: &[u64],
+) -> Result<RuleBits, ArrowError> {
+    if negate && literals.logical_null_count() > 0 {
+        // `x NOT IN (.., NULL)` selects nothing; Java prunes once the bounds are known.
+        let words = active.len();
+        let none = RuleBits {
+            may: vec![0; words],
+            all: vec![0; words],
+        };
+        return Ok(column.finish(none, false));
+    }
+    let function = if negate {
+        super::Function::NotIn
+    } else {
+        super::Function::In
+    };
+    let rule = InStats {
+        negate,
+        exact: column.exact,
+    };
+    column.ordered(&rule, function, literals, active)
 }

@@ -11,6 +11,7 @@ use super::compare::is_float;
 use super::literals::{invalid, value_type};
 use super::logical::per_value;
 use super::order;
+use super::stats::{RuleBits, StatsColumn};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float16Type, Float32Type, Float64Type};
 use arrow_array::Array;
@@ -52,4 +53,25 @@ pub(crate) fn is_nan(column: &dyn Array, out: &mut [u8]) -> Result<(), ArrowErro
         })
     })?;
     unpack_bits(&bits, column.logical_nulls().as_ref(), false, out).map_err(invalid)
+}
+
+/// IsNull (`is_not_null = false`) or IsNotNull over `column`'s statistics,
+/// from the null and row counts alone. IsNull: NoMatch when the null count
+/// is known to be 0 (more than Java, which keeps the container without min
+/// / max), AllMatch when every row is null. IsNotNull: NoMatch when every
+/// row is null, AllMatch when none is.
+pub(crate) fn null_test_stats(column: &StatsColumn, is_not_null: bool) -> RuleBits {
+    let (all_null, no_null) = (column.all_null(), column.no_null());
+    let (may, all) = all_null
+        .iter()
+        .zip(no_null)
+        .map(|(&all_null, &no_null)| {
+            if is_not_null {
+                (!all_null, no_null & !all_null)
+            } else {
+                (!no_null, all_null & !no_null)
+            }
+        })
+        .unzip();
+    RuleBits { may, all }
 }

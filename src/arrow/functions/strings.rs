@@ -14,6 +14,7 @@
 use super::compare::{compare_bits, CompareOp};
 use super::like::{Chain, LikePattern};
 use super::logical::per_value;
+use super::stats::{bytes_rule, RuleBits, StatsColumn};
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, LargeStringArray, Scalar, StringArray, StringViewArray};
 use arrow_buffer::BooleanBuffer;
@@ -22,6 +23,7 @@ use arrow_string::like;
 use std::format;
 use std::sync::Arc;
 use std::vec;
+use std::vec::Vec;
 
 /// The positive string functions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,5 +134,80 @@ fn matcher(values: &dyn Array, chain: &Chain) -> Result<BooleanBuffer, ArrowErro
                 "Like needs a string column, got {t}"
             )))
         }
+    })
+}
+
+/// The prefix a string function's statistics rule prunes by, and whether it
+/// is the `Not…` form: StartsWith's literal, and Like's when the pattern is
+/// `'prefix%'` (more than Java, which never prunes Like by value; listed in
+/// the contract). `Some((None, _))`: a Like of only `%`, every string.
+fn stats_prefix(function: StringFunction, text: &str) -> Option<Option<Vec<u8>>> {
+    match function {
+        StringFunction::StartsWith => Some(Some(text.as_bytes().to_vec())),
+        StringFunction::Like => match LikePattern::parse(text).ok()? {
+            LikePattern::StartsWith(p) => Some(Some(p.into_bytes())),
+            LikePattern::Any => Some(None),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The least byte string above every string that starts with `prefix`:
+/// `None` when there is none (an empty prefix, or only `0xFF` bytes).
+fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut s = prefix.to_vec();
+    while let Some(last) = s.pop() {
+        if last != 0xFF {
+            s.push(last + 1);
+            return Some(s);
+        }
+    }
+    None
+}
+
+/// A string function's verdict bits over `column`'s statistics.
+///
+/// StartsWith (and Like `'prefix%'`) as Paimon Java: may match unless min
+/// and max both exclude the prefix (`min < successor(prefix)` and `max >=
+/// prefix`, the strings with the prefix being that interval); every row
+/// matches when `[min, max]` lies inside it (bounds need not be exact). The
+/// `Not…` forms never prune (as Java) but are AllMatch where the positive
+/// form is NoMatch. The other functions prune only all-null containers.
+pub(crate) fn string_stats(
+    function: super::Function,
+    column: &StatsColumn,
+    literals: &dyn Array,
+    active: &[u64],
+) -> Result<RuleBits, ArrowError> {
+    let Some((positive, negated)) = function.string_function() else {
+        return Ok(column.by_nulls_only());
+    };
+    let Some(text) = string_literal(literals)? else {
+        return Ok(column.null_literal());
+    };
+    let Some(prefix) = stats_prefix(positive, text) else {
+        return Ok(column.by_nulls_only());
+    };
+    let (min, max) = (column.min.as_ref(), column.max.as_ref());
+    let bits = match prefix {
+        None => bytes_rule(min, max, active, |_, _| (true, !negated)),
+        Some(p) => {
+            let succ = prefix_successor(&p);
+            let below = |s: &[u8]| succ.as_deref().is_none_or(|succ| s < succ);
+            bytes_rule(min, max, active, |min, max| {
+                let may = below(min) && max >= p.as_slice();
+                let all = min >= p.as_slice() && below(max);
+                if negated {
+                    (true, !may)
+                } else {
+                    (may, all)
+                }
+            })
+        }
+    };
+    Ok(match bits {
+        Some(bits) => column.finish(bits, false),
+        None => column.by_nulls_only(),
     })
 }

@@ -188,6 +188,75 @@ pub(crate) fn pack<T: Copy>(values: &[T], f: impl Fn(T) -> bool) -> BooleanBuffe
     BooleanBuffer::new(Buffer::from_vec(words), 0, values.len())
 }
 
+/// Statistics kernels: `f(a[i], b[i])` gives two bits per container (may
+/// match, all match), packed 64 a word, for the words where `active` has a
+/// bit set; the other words are left `0`. Whole words have a fixed trip
+/// count, so LLVM vectorises `f` (the key mapping and the compares) and both
+/// bits come out of one pass over `a` and `b`.
+#[inline(always)]
+pub(crate) fn pack_pairs<T: Copy>(
+    a: &[T],
+    b: &[T],
+    active: &[u64],
+    f: impl Fn(T, T) -> (bool, bool),
+) -> (Vec<u64>, Vec<u64>) {
+    let words = a.len().div_ceil(64);
+    let (mut may, mut all) = (std::vec![0u64; words], std::vec![0u64; words]);
+    let chunks = a.chunks(64).zip(b.chunks(64)).zip(active);
+    for (w, ((ca, cb), &act)) in chunks.enumerate() {
+        if act == 0 {
+            continue;
+        }
+        let (mut m, mut l) = (0u64, 0u64);
+        if let (Ok(ca), Ok(cb)) = (<&[T; 64]>::try_from(ca), <&[T; 64]>::try_from(cb)) {
+            for j in 0..64 {
+                let (x, y) = f(ca[j], cb[j]);
+                m |= u64::from(x) << j;
+                l |= u64::from(y) << j;
+            }
+        } else {
+            for (j, (&x, &y)) in ca.iter().zip(cb).enumerate() {
+                let (x, y) = f(x, y);
+                m |= u64::from(x) << j;
+                l |= u64::from(y) << j;
+            }
+        }
+        may[w] = m;
+        all[w] = l;
+    }
+    (may, all)
+}
+
+/// [`pack_pairs`] for rules that cost more than a compare (a binary search,
+/// a string compare): `f(i)` runs only for the containers `i` whose `active`
+/// bit is set, `len` containers in all.
+#[inline(always)]
+pub(crate) fn pack_active(
+    len: usize,
+    active: &[u64],
+    f: impl Fn(usize) -> (bool, bool),
+) -> (Vec<u64>, Vec<u64>) {
+    let words = len.div_ceil(64);
+    let (mut may, mut all) = (std::vec![0u64; words], std::vec![0u64; words]);
+    for (w, &act) in active.iter().enumerate().take(words) {
+        let mut bits = act;
+        if w + 1 == words && !len.is_multiple_of(64) {
+            bits &= (1u64 << (len % 64)) - 1;
+        }
+        let (mut m, mut l) = (0u64, 0u64);
+        while bits != 0 {
+            let j = bits.trailing_zeros();
+            bits &= bits - 1;
+            let (x, y) = f(w * 64 + j as usize);
+            m |= u64::from(x) << j;
+            l |= u64::from(y) << j;
+        }
+        may[w] = m;
+        all[w] = l;
+    }
+    (may, all)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,6 +345,38 @@ mod tests {
                 for (i, v) in values.iter().enumerate() {
                     let want = java_cmp(*v, l).is_ge() && java_cmp(*v, hi).is_le();
                     assert_eq!(got.value(i), want, "{v:?} between {l:?} and {hi:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pair_packers_match_a_loop() {
+        for len in [0usize, 1, 63, 64, 65, 130, 200] {
+            let a: Vec<u32> = (0..len as u32)
+                .map(|i| i.wrapping_mul(2654435761))
+                .collect();
+            let b: Vec<u32> = (0..len as u32).map(|i| i.wrapping_mul(40503)).collect();
+            let active: Vec<u64> = (0..len.div_ceil(64) as u64)
+                .map(|w| {
+                    if w % 3 == 1 {
+                        0
+                    } else {
+                        0x5555_5555_5555_5555 ^ w
+                    }
+                })
+                .collect();
+            let f = |x: u32, y: u32| (x.is_multiple_of(3), y % 5 < 2);
+            let (dm, da) = pack_pairs(&a, &b, &active, f);
+            let (sm, sa) = pack_active(len, &active, |i| f(a[i], b[i]));
+            for i in 0..len {
+                let on = active[i / 64] >> (i % 64) & 1 == 1;
+                let (m, l) = f(a[i], b[i]);
+                let bit = |w: &[u64]| w[i / 64] >> (i % 64) & 1 == 1;
+                assert_eq!(bit(&sm), on && m, "len {len} i {i}");
+                assert_eq!(bit(&sa), on && l, "len {len} i {i}");
+                if active[i / 64] != 0 {
+                    assert_eq!((bit(&dm), bit(&da)), (m, l), "len {len} i {i}");
                 }
             }
         }

@@ -1,0 +1,209 @@
+//! Statistics verdicts over 1 Mi containers (AMD EPYC family 25 model 17,
+//! Zen 4, in this session): `cargo bench --features arrow --bench stats`.
+//!
+//! - `lt`: one Int64 `x < k` leaf (`Predicate::test_stats`) against
+//!   arrow-ord's `lt` over the min array alone;
+//! - `and3`: `x BETWEEN lo AND hi AND s LIKE 'k1%' (StartsWith) AND y IN (100
+//!   Int64s)` against a per-container loop over boxed values, Java's shape
+//!   (each container's min / max / null count as an enum per field, each
+//!   leaf's Java rule called in turn, IN looping over its literal list).
+//!
+//! Containers: `x` files of a clustered key (min rising, width 0..2000),
+//! `s` strings `k<n>...` clustered likewise, `y` min / max random in
+//! 0..1e6 with width 0..1000.
+
+use arrow_array::{Int64Array, StringArray, UInt64Array};
+use arrow_ord::cmp;
+use bitbytes::arrow::{
+    ColumnStats, CompareOp, Function, Leaf, Predicate, StatsBatch, StatsVerdict,
+};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[path = "../tests/support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
+
+const N: usize = 1 << 20;
+
+/// Java's boxed values.
+#[derive(Clone, PartialEq, PartialOrd)]
+enum Value {
+    Long(i64),
+    Str(String),
+}
+
+/// One field of one container, as Java holds it: boxed min, max, null count.
+type Boxed = (Option<Box<Value>>, Option<Box<Value>>, Option<u64>);
+
+struct Data {
+    stats: StatsBatch,
+    /// Per container: per field (x, s, y) `(min, max, null count)`.
+    rows: Vec<Vec<Boxed>>,
+    x: (Vec<i64>, Vec<i64>),
+}
+
+fn data() -> Data {
+    let mut rng = XorShift::new(0x2545_f491_4f6c_dd1d);
+    let mut next = move || rng.next_u64();
+    let (mut xmin, mut xmax, mut smin, mut smax, mut ymin, mut ymax) =
+        (vec![], vec![], vec![], vec![], vec![], vec![]);
+    for i in 0..N as i64 {
+        let lo = i * 1000 + (next() % 500) as i64;
+        xmin.push(lo);
+        xmax.push(lo + (next() % 2000) as i64);
+        let k = i / 4096;
+        smin.push(format!("k{k}{:05}", next() % 50000));
+        smax.push(format!("k{k}{:05}", 50000 + next() % 49999));
+        let y = (next() % 1_000_000) as i64;
+        ymin.push(y);
+        ymax.push(y + (next() % 1000) as i64);
+    }
+    let counts = UInt64Array::from(vec![0u64; N]);
+    let col = |min: Arc<dyn arrow_array::Array>, max| {
+        ColumnStats::new(min, max).with_null_counts(counts.clone())
+    };
+    let stats = StatsBatch::new(UInt64Array::from(vec![10_000u64; N]))
+        .with_column(
+            "x",
+            col(
+                Arc::new(Int64Array::from(xmin.clone())),
+                Arc::new(Int64Array::from(xmax.clone())),
+            ),
+        )
+        .unwrap()
+        .with_column(
+            "s",
+            col(
+                Arc::new(StringArray::from(smin.clone())),
+                Arc::new(StringArray::from(smax.clone())),
+            ),
+        )
+        .unwrap()
+        .with_column(
+            "y",
+            col(
+                Arc::new(Int64Array::from(ymin.clone())),
+                Arc::new(Int64Array::from(ymax.clone())),
+            ),
+        )
+        .unwrap();
+    let boxed = |v: Value| Some(Box::new(v));
+    let rows = (0..N)
+        .map(|i| {
+            vec![
+                (
+                    boxed(Value::Long(xmin[i])),
+                    boxed(Value::Long(xmax[i])),
+                    Some(0),
+                ),
+                (
+                    boxed(Value::Str(smin[i].clone())),
+                    boxed(Value::Str(smax[i].clone())),
+                    Some(0),
+                ),
+                (
+                    boxed(Value::Long(ymin[i])),
+                    boxed(Value::Long(ymax[i])),
+                    Some(0),
+                ),
+            ]
+        })
+        .collect();
+    Data {
+        stats,
+        rows,
+        x: (xmin, xmax),
+    }
+}
+
+fn and3(lits: &[i64]) -> Predicate {
+    let leaf =
+        |f, field: &str, l: Arc<dyn arrow_array::Array>| Predicate::Leaf(Leaf::new(f, field, l));
+    Predicate::And(vec![
+        leaf(
+            Function::Between,
+            "x",
+            Arc::new(Int64Array::from(vec![100_000_000, 700_000_000])),
+        ),
+        leaf(
+            Function::StartsWith,
+            "s",
+            Arc::new(StringArray::from(vec!["k1"])),
+        ),
+        leaf(Function::In, "y", Arc::new(Int64Array::from(lits.to_vec()))),
+    ])
+}
+
+/// Java's `LeafPredicate.test` for the three leaves, one container at a time.
+fn scalar_and3(row: &[Boxed], lits: &[Value]) -> bool {
+    let (lo, hi) = (Value::Long(100_000_000), Value::Long(700_000_000));
+    let prefix = "k1";
+    let leaf = |(min, max, _): &Boxed, f: &dyn Fn(&Value, &Value) -> bool| match (min, max) {
+        (Some(a), Some(b)) => f(a, b),
+        _ => true,
+    };
+    leaf(&row[0], &|min, max| lo <= *max && hi >= *min)
+        && leaf(&row[1], &|min, max| match (min, max) {
+            (Value::Str(a), Value::Str(b)) => {
+                (a.starts_with(prefix) || a.as_str() <= prefix)
+                    && (b.starts_with(prefix) || b.as_str() > prefix)
+            }
+            _ => true,
+        })
+        && leaf(&row[2], &|min, max| {
+            lits.iter().any(|l| l >= min && l <= max)
+        })
+}
+
+fn bench(c: &mut Criterion) {
+    let d = data();
+    let mut g = c.benchmark_group("stats");
+    g.throughput(Throughput::Elements(N as u64));
+    g.warm_up_time(Duration::from_secs(1));
+    g.measurement_time(Duration::from_secs(2));
+    let lt = Predicate::Leaf(Leaf::new(
+        Function::Compare(CompareOp::LessThan),
+        "x",
+        Arc::new(Int64Array::from(vec![500_000_000])),
+    ));
+    let min = Int64Array::from(d.x.0.clone());
+    let _ = &d.x.1;
+    g.bench_function("lt/test_stats", |b| {
+        b.iter(|| black_box(lt.test_stats(&d.stats).unwrap()))
+    });
+    let mut out = vec![StatsVerdict::MayMatch; N];
+    g.bench_function("lt/test_stats_into", |b| {
+        b.iter(|| lt.test_stats_into(&d.stats, &mut out).unwrap())
+    });
+    g.bench_function("lt/arrow_ord_lt_min", |b| {
+        b.iter(|| black_box(cmp::lt(&min, &Int64Array::new_scalar(500_000_000)).unwrap()))
+    });
+    let mut rng = XorShift::new(7);
+    let lits: Vec<i64> = (0..100)
+        .map(|_| (rng.next_u64() % 1_000_000) as i64)
+        .collect();
+    let pred = and3(&lits);
+    let boxed: Vec<Value> = lits.iter().map(|&l| Value::Long(l)).collect();
+    // Both sides agree on which containers are kept.
+    let kept: Vec<bool> = pred
+        .test_stats(&d.stats)
+        .unwrap()
+        .iter()
+        .map(|v| *v != StatsVerdict::NoMatch)
+        .collect();
+    let java: Vec<bool> = d.rows.iter().map(|r| scalar_and3(r, &boxed)).collect();
+    assert_eq!(kept, java);
+    g.bench_function("and3/test_stats", |b| {
+        b.iter(|| black_box(pred.test_stats(&d.stats).unwrap()))
+    });
+    g.bench_function("and3/scalar_boxed", |b| {
+        b.iter(|| black_box(d.rows.iter().filter(|r| scalar_and3(r, &boxed)).count()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

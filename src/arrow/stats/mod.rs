@@ -1,0 +1,699 @@
+//! Predicates over column statistics: skip whole containers (data files, row
+//! groups, pages) before reading them, in three values, vectorised over the
+//! containers.
+//!
+//! [`StatsBatch`] holds, for many containers, their row counts and per field
+//! a [`ColumnStats`] (min, max, null counts, NaN counts). [`Predicate::test_stats`]
+//! answers a [`StatsVerdict`] per container: NoMatch (no row can satisfy the
+//! predicate), AllMatch (every row does) or MayMatch.
+//!
+//! How it runs:
+//! - [`StatsBatch::with_column`] checks the column and computes, once, the
+//!   bitmaps every rule needs: min and max known, all rows null, no row null,
+//!   null count known, NaN rows possible (for NaN-excluded float stats).
+//! - Each leaf's rule lives in its family's file next to its row kernel
+//!   (`compare.rs`, `in_list.rs`, `between.rs`, `strings.rs`, `null_tests.rs`):
+//!   a closure of `(min, max)` giving "may" and "all" bits, run by `bounds.rs`
+//!   in one fused pass over the whole min / max arrays.
+//! - [`StatsColumn::finish`] applies the rules every function shares (the
+//!   all-null container, unknown bounds, nulls, NaN rows) word by word.
+//! - And / Or evaluate each later child only on the containers still
+//!   undecided (not yet NoMatch under And, not yet AllMatch under Or):
+//!   words with no undecided container are skipped, and costly rules (IN,
+//!   strings) run only on the undecided containers themselves.
+//!
+//! The semantics are the contract's (docs/stats.md, "Statistics" in the
+//! shared SEMANTICS.md): Paimon Java's `test(rowCount, min, max, nullCounts)`
+//! wherever that is sound, MayMatch where Java throws, and sound under
+//! truncated bounds and NaN-excluded float stats.
+
+mod bounds;
+
+pub(crate) use bounds::{bytes_rule, order_rule, Fuse, OrderRule, RuleBits};
+
+use super::evaluate::in_field;
+use super::literals::value_type;
+use super::{Function, Leaf, Predicate};
+use arrow_array::{Array, ArrayRef, UInt64Array};
+use arrow_buffer::NullBuffer;
+use arrow_schema::{ArrowError, DataType, Field};
+use std::collections::HashMap;
+use std::format;
+use std::string::String;
+use std::vec;
+use std::vec::Vec;
+
+/// The statistics of one field over many containers, one entry each:
+/// `min` and `max` of the field's type (null entry: unknown), and
+/// optionally null counts and NaN counts (null entry: unknown).
+///
+/// By default min and max are values of the container, in Paimon's order
+/// (Java's `compareTo`: for floats `-0.0 < +0.0` and NaN above `+inf`, so a
+/// max of NaN means NaN rows may be present). [`truncated`](ColumnStats::truncated)
+/// makes them bounds only; [`nan_excluded`](ColumnStats::nan_excluded) says
+/// they leave NaN out (Parquet, ORC).
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::Arc;
+/// use arrow_array::{StringArray, UInt64Array};
+/// use bitbytes::arrow::ColumnStats;
+///
+/// // Paimon's truncate(16) string stats of two files.
+/// let stats = ColumnStats::new(
+///     Arc::new(StringArray::from(vec![Some("apple"), None])),
+///     Arc::new(StringArray::from(vec![Some("banana"), None])),
+/// )
+/// .with_null_counts(UInt64Array::from(vec![Some(0), None]))
+/// .truncated();
+/// assert!(stats.is_truncated());
+/// ```
+#[derive(Debug, Clone)]
+pub struct ColumnStats {
+    min: ArrayRef,
+    max: ArrayRef,
+    null_counts: Option<UInt64Array>,
+    nan_counts: Option<UInt64Array>,
+    truncated: bool,
+    nan_excluded: bool,
+}
+
+impl ColumnStats {
+    /// Min and max per container, of the field's type (the dictionary's
+    /// value type for a dictionary field); a null entry is unknown. Null
+    /// counts start unknown.
+    pub fn new(min: ArrayRef, max: ArrayRef) -> Self {
+        ColumnStats {
+            min,
+            max,
+            null_counts: None,
+            nan_counts: None,
+            truncated: false,
+            nan_excluded: false,
+        }
+    }
+
+    /// The null count per container; a null entry is unknown.
+    pub fn with_null_counts(self, counts: UInt64Array) -> Self {
+        ColumnStats {
+            null_counts: Some(counts),
+            ..self
+        }
+    }
+
+    /// The NaN count per container; a null entry is unknown. Read only
+    /// with [`nan_excluded`](ColumnStats::nan_excluded): a count of 0 says
+    /// the container has no NaN rows.
+    pub fn with_nan_counts(self, counts: UInt64Array) -> Self {
+        ColumnStats {
+            nan_counts: Some(counts),
+            ..self
+        }
+    }
+
+    /// Min and max are bounds, not values of the container (Paimon's
+    /// `truncate(16)` string stats, Parquet's inexact statistics): every
+    /// value lies in `[min, max]`, but `min = max = literal` proves nothing.
+    pub fn truncated(self) -> Self {
+        ColumnStats {
+            truncated: true,
+            ..self
+        }
+    }
+
+    /// Float min and max leave NaN out (Parquet, ORC): a container may hold
+    /// NaN rows unless its NaN count is 0. Without it, NaN is the largest
+    /// float (Paimon's own stats).
+    pub fn nan_excluded(self) -> Self {
+        ColumnStats {
+            nan_excluded: true,
+            ..self
+        }
+    }
+
+    /// Whether min and max are bounds only.
+    pub fn is_truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// Whether float min and max leave NaN out.
+    pub fn is_nan_excluded(&self) -> bool {
+        self.nan_excluded
+    }
+}
+
+/// The verdict of a predicate on one container's statistics.
+///
+/// NoMatch and AllMatch are sound for every set of rows the statistics could
+/// describe: a NoMatch container holds no row the predicate selects, an
+/// AllMatch container no row it rejects (null rows satisfy only IsNull).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum StatsVerdict {
+    /// No row can satisfy the predicate: skip the container.
+    NoMatch = 0,
+    /// Some rows may: read it and filter the rows.
+    MayMatch = 1,
+    /// Every row does: read it without a row filter.
+    AllMatch = 2,
+}
+
+/// The statistics of many containers (data files, row groups, pages), one
+/// entry each: row counts and, per field, a [`ColumnStats`].
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::Arc;
+/// use arrow_array::{Int64Array, UInt64Array};
+/// use bitbytes::arrow::{ColumnStats, PredicateBuilder, StatsBatch, StatsVerdict};
+/// use arrow_schema::{DataType, Field, Schema};
+///
+/// // Three files: x in [0, 9], [10, 19] and [20, 29], no nulls.
+/// let stats = StatsBatch::new(UInt64Array::from(vec![100, 100, 100])).with_column(
+///     "x",
+///     ColumnStats::new(
+///         Arc::new(Int64Array::from(vec![0, 10, 20])),
+///         Arc::new(Int64Array::from(vec![9, 19, 29])),
+///     )
+///     .with_null_counts(UInt64Array::from(vec![0, 0, 0])),
+/// )?;
+/// let p = PredicateBuilder::new(Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, true)])));
+/// let pred = p.less_than("x", &Int64Array::new_scalar(15))?;
+/// use StatsVerdict::*;
+/// assert_eq!(pred.test_stats(&stats)?, [AllMatch, MayMatch, NoMatch]);
+/// assert_eq!(pred.test_stats_indices(&stats)?, [0, 1]);
+/// # Ok::<(), arrow_schema::ArrowError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct StatsBatch {
+    row_counts: UInt64Array,
+    columns: HashMap<String, StatsColumn>,
+}
+
+/// One field's statistics, checked, with the bitmaps every rule reads.
+#[derive(Debug, Clone)]
+pub(crate) struct StatsColumn {
+    pub(crate) min: ArrayRef,
+    pub(crate) max: ArrayRef,
+    /// Min and max are values (not [`ColumnStats::truncated`]).
+    pub(crate) exact: bool,
+    /// Min and max both known.
+    known: Vec<u64>,
+    /// Null count known and equal to the (known) row count.
+    all_null: Vec<u64>,
+    /// Null count known and 0.
+    no_null: Vec<u64>,
+    /// Null count known.
+    null_count_known: Vec<u64>,
+    /// NaN rows may be present although min and max leave them out.
+    may_nan: Option<Vec<u64>>,
+}
+
+impl StatsBatch {
+    /// Statistics of `row_counts.len()` containers; a null row count is
+    /// unknown. Add fields with [`with_column`](StatsBatch::with_column).
+    pub fn new(row_counts: UInt64Array) -> Self {
+        StatsBatch {
+            row_counts,
+            columns: HashMap::new(),
+        }
+    }
+
+    /// The number of containers.
+    pub fn len(&self) -> usize {
+        self.row_counts.len()
+    }
+
+    /// Whether there is no container.
+    pub fn is_empty(&self) -> bool {
+        self.row_counts.is_empty()
+    }
+
+    /// Adds the statistics of field `field` (replacing any earlier ones).
+    /// The predicate's literals are checked against the stats' type when it
+    /// is tested; [`with_field`](StatsBatch::with_field) checks the stats'
+    /// type against the field's here.
+    ///
+    /// # Errors
+    ///
+    /// [`ArrowError::InvalidArgumentError`] naming the field when min, max,
+    /// the null counts or the NaN counts do not have one entry per
+    /// container, when min and max differ in type, or when they are
+    /// dictionary or run-end encoded (give the dictionary's value type).
+    pub fn with_column(mut self, field: &str, stats: ColumnStats) -> Result<Self, ArrowError> {
+        let column = StatsColumn::new(field, stats, &self.row_counts)?;
+        self.columns.insert(field.into(), column);
+        Ok(self)
+    }
+
+    /// [`with_column`](StatsBatch::with_column) for a schema field: its
+    /// stats must have its type (the dictionary's value type for a
+    /// dictionary field).
+    ///
+    /// # Errors
+    ///
+    /// As [`with_column`](StatsBatch::with_column), and when min / max have
+    /// another type than the field's, naming the field and both types.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{Int32Array, UInt64Array};
+    /// use arrow_schema::{DataType, Field};
+    /// use bitbytes::arrow::{ColumnStats, StatsBatch};
+    ///
+    /// let field = Field::new("x", DataType::Int64, true);
+    /// let stats = ColumnStats::new(Arc::new(Int32Array::from(vec![1])), Arc::new(Int32Array::from(vec![2])));
+    /// let err = StatsBatch::new(UInt64Array::from(vec![10])).with_field(&field, stats).unwrap_err();
+    /// assert!(err.to_string().contains("`x`") && err.to_string().contains("Int32"));
+    /// ```
+    pub fn with_field(self, field: &Field, stats: ColumnStats) -> Result<Self, ArrowError> {
+        let want = value_type(field.data_type());
+        if stats.min.data_type() != want {
+            return Err(ArrowError::InvalidArgumentError(format!(
+                "statistics of field `{}` ({}): min / max have type {}, the field's values {}",
+                field.name(),
+                field.data_type(),
+                stats.min.data_type(),
+                want
+            )));
+        }
+        self.with_column(field.name(), stats)
+    }
+
+    fn column(&self, field: &str) -> Option<&StatsColumn> {
+        self.columns.get(field)
+    }
+
+    fn words(&self) -> usize {
+        self.len().div_ceil(64)
+    }
+}
+
+/// The bits of a null buffer's valid entries (all set when there is none).
+fn valid_words(nulls: Option<&NullBuffer>, len: usize) -> Vec<u64> {
+    match nulls {
+        // `iter_padded` yields a remainder word even when there is no remainder.
+        Some(n) => n
+            .inner()
+            .bit_chunks()
+            .iter_padded()
+            .take(len.div_ceil(64))
+            .collect(),
+        None => vec![!0; len.div_ceil(64)],
+    }
+}
+
+/// One bit per entry: `f(value)` and the entry is valid.
+fn count_words(counts: &UInt64Array, f: impl Fn(usize, u64) -> bool) -> Vec<u64> {
+    let values = counts.values();
+    let mut words = valid_words(counts.nulls(), counts.len());
+    for (w, word) in words.iter_mut().enumerate() {
+        let mut bits = 0u64;
+        for (j, &v) in values.iter().skip(w * 64).take(64).enumerate() {
+            bits |= u64::from(f(w * 64 + j, v)) << j;
+        }
+        *word &= bits;
+    }
+    words
+}
+
+fn and_words(a: &[u64], b: &[u64]) -> Vec<u64> {
+    a.iter().zip(b).map(|(x, y)| x & y).collect()
+}
+
+impl StatsColumn {
+    fn new(field: &str, stats: ColumnStats, row_counts: &UInt64Array) -> Result<Self, ArrowError> {
+        let n = row_counts.len();
+        let bad = |what: &str, len: usize| {
+            Err(ArrowError::InvalidArgumentError(format!(
+                "statistics of field `{field}`: {what} has {len} entries, the batch has {n} containers"
+            )))
+        };
+        for (what, len) in [("min", stats.min.len()), ("max", stats.max.len())]
+            .into_iter()
+            .chain(
+                stats
+                    .null_counts
+                    .as_ref()
+                    .map(|c| ("the null counts", c.len())),
+            )
+            .chain(
+                stats
+                    .nan_counts
+                    .as_ref()
+                    .map(|c| ("the NaN counts", c.len())),
+            )
+        {
+            if len != n {
+                return bad(what, len);
+            }
+        }
+        let (min_type, max_type) = (stats.min.data_type(), stats.max.data_type());
+        if min_type != max_type {
+            return Err(ArrowError::InvalidArgumentError(format!(
+                "statistics of field `{field}`: min has type {min_type}, max {max_type}"
+            )));
+        }
+        if matches!(
+            min_type,
+            DataType::Dictionary(..) | DataType::RunEndEncoded(..)
+        ) {
+            return Err(ArrowError::InvalidArgumentError(format!(
+                "statistics of field `{field}`: min / max of type {min_type}; give them the \
+                 dictionary's value type"
+            )));
+        }
+        let known = and_words(
+            &valid_words(stats.min.logical_nulls().as_ref(), n),
+            &valid_words(stats.max.logical_nulls().as_ref(), n),
+        );
+        let (all_null, no_null, null_count_known) = match &stats.null_counts {
+            Some(c) => {
+                let rows = row_counts.values();
+                let rows_known = valid_words(row_counts.nulls(), n);
+                (
+                    and_words(&count_words(c, |i, v| v == rows[i]), &rows_known),
+                    count_words(c, |_, v| v == 0),
+                    valid_words(c.nulls(), n),
+                )
+            }
+            None => (
+                vec![0; n.div_ceil(64)],
+                vec![0; n.div_ceil(64)],
+                vec![0; n.div_ceil(64)],
+            ),
+        };
+        let is_float = matches!(
+            min_type,
+            DataType::Float16 | DataType::Float32 | DataType::Float64
+        );
+        let may_nan = (stats.nan_excluded && is_float).then(|| match &stats.nan_counts {
+            Some(c) => count_words(c, |_, v| v == 0).iter().map(|w| !w).collect(),
+            None => vec![!0; n.div_ceil(64)],
+        });
+        Ok(StatsColumn {
+            min: stats.min,
+            max: stats.max,
+            exact: !stats.truncated,
+            known,
+            all_null,
+            no_null,
+            null_count_known,
+            may_nan,
+        })
+    }
+
+    /// The stats' type.
+    pub(crate) fn data_type(&self) -> &DataType {
+        self.min.data_type()
+    }
+
+    /// Applies what every function shares to a rule's bits: an all-null
+    /// container is NoMatch; unknown bounds MayMatch; AllMatch needs known
+    /// bounds and no null row; NaN rows the bounds leave out keep a leaf
+    /// NaN satisfies from NoMatch (`nan_satisfies`) and any other from
+    /// AllMatch.
+    pub(crate) fn finish(&self, mut rule: RuleBits, nan_satisfies: bool) -> RuleBits {
+        for (w, (may, all)) in rule.may.iter_mut().zip(rule.all.iter_mut()).enumerate() {
+            let (all_null, known) = (self.all_null[w], self.known[w]);
+            *may = !all_null & (!known | *may);
+            *all &= *may & known & self.no_null[w];
+            if let Some(may_nan) = &self.may_nan {
+                if nan_satisfies {
+                    *may |= may_nan[w] & !all_null;
+                } else {
+                    *all &= !may_nan[w];
+                }
+            }
+        }
+        rule
+    }
+
+    /// An order rule's bits, finished: the rule over min / max with
+    /// `literals`, then [`finish`](StatsColumn::finish). Whether NaN
+    /// satisfies the leaf is asked of the row function itself.
+    pub(crate) fn ordered<R: OrderRule>(
+        &self,
+        rule: &R,
+        function: Function,
+        literals: &dyn Array,
+        active: &[u64],
+    ) -> Result<RuleBits, ArrowError> {
+        let bits = order_rule(rule, self.min.as_ref(), self.max.as_ref(), literals, active)?;
+        Ok(self.finish(bits, self.nan_satisfies(function, literals)?))
+    }
+
+    /// Whether a NaN row satisfies `function` with `literals` (only asked
+    /// when NaN rows can hide from the bounds).
+    pub(crate) fn nan_satisfies(
+        &self,
+        function: Function,
+        literals: &dyn Array,
+    ) -> Result<bool, ArrowError> {
+        match (&self.may_nan, bounds::nan_of(self.data_type())) {
+            (Some(_), Some(nan)) => Ok(function.test(nan.as_ref(), literals)?[0] == 1),
+            _ => Ok(false),
+        }
+    }
+
+    /// A leaf that never prunes by value (EndsWith, Contains, IsNaN, ...):
+    /// NoMatch only on all-null containers.
+    pub(crate) fn by_nulls_only(&self) -> RuleBits {
+        let words = self.known.len();
+        self.finish(RuleBits::may_match(words), true)
+    }
+
+    /// A comparison, StartsWith or Between with a null literal: NoMatch
+    /// where the null count is known (as Java), MayMatch where it is not
+    /// (Java throws there), MayMatch with unknown bounds (Java keeps).
+    pub(crate) fn null_literal(&self) -> RuleBits {
+        let may = self.null_count_known.iter().map(|known| !known).collect();
+        let words = self.known.len();
+        self.finish(
+            RuleBits {
+                may,
+                all: vec![0; words],
+            },
+            false,
+        )
+    }
+
+    /// The all-null bits.
+    pub(crate) fn all_null(&self) -> &[u64] {
+        &self.all_null
+    }
+
+    /// The no-null bits (null count known and 0).
+    pub(crate) fn no_null(&self) -> &[u64] {
+        &self.no_null
+    }
+}
+
+impl Predicate {
+    /// The verdict of the predicate on every container of `stats`: NoMatch
+    /// (skip it), MayMatch (read and filter), AllMatch (read, no filter).
+    ///
+    /// Where Paimon Java's `test(rowCount, min, max, nullCounts)` is sound,
+    /// `verdict != NoMatch` is its answer; see docs/stats.md for the rules,
+    /// NaN and truncated bounds. A field the batch has no stats for, and a
+    /// leaf over a transform other than a plain field, are MayMatch.
+    ///
+    /// # Errors
+    ///
+    /// As [`test_stats_into`](Predicate::test_stats_into).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{StringArray, UInt64Array};
+    /// use arrow_schema::{DataType, Field, Schema};
+    /// use bitbytes::arrow::{ColumnStats, PredicateBuilder, StatsBatch, StatsVerdict::*};
+    ///
+    /// let stats = StatsBatch::new(UInt64Array::from(vec![5, 5, 5])).with_column(
+    ///     "s",
+    ///     ColumnStats::new(
+    ///         Arc::new(StringArray::from(vec!["abc", "abd", "b"])),
+    ///         Arc::new(StringArray::from(vec!["abcz", "abz", "c"])),
+    ///     )
+    ///     .with_null_counts(UInt64Array::from(vec![0, 1, 0])),
+    /// )?;
+    /// let p = PredicateBuilder::new(Arc::new(Schema::new(vec![Field::new("s", DataType::Utf8, true)])));
+    /// assert_eq!(p.starts_with("s", "ab")?.test_stats(&stats)?, [AllMatch, MayMatch, NoMatch]);
+    /// assert_eq!(p.like("s", "abc%")?.test_stats(&stats)?, [AllMatch, NoMatch, NoMatch]);
+    /// # Ok::<(), arrow_schema::ArrowError>(())
+    /// ```
+    pub fn test_stats(&self, stats: &StatsBatch) -> Result<Vec<StatsVerdict>, ArrowError> {
+        let mut out = vec![StatsVerdict::MayMatch; stats.len()];
+        self.test_stats_into(stats, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`test_stats`](Predicate::test_stats) into `out[..stats.len()]`;
+    /// entries past that are left alone.
+    ///
+    /// # Errors
+    ///
+    /// [`ArrowError::InvalidArgumentError`], with nothing written, when `out`
+    /// is shorter than the batch, an And / Or is empty, or a leaf's literals
+    /// do not suit its function over the type of its field's stats (naming
+    /// the field and the types). The whole tree is checked first.
+    pub fn test_stats_into(
+        &self,
+        stats: &StatsBatch,
+        out: &mut [StatsVerdict],
+    ) -> Result<(), ArrowError> {
+        let n = stats.len();
+        if out.len() < n {
+            return Err(ArrowError::InvalidArgumentError(format!(
+                "test_stats_into: the output holds {} verdicts, the batch has {n} containers",
+                out.len()
+            )));
+        }
+        validate(self, stats)?;
+        let mut active = vec![!0u64; stats.words()];
+        if !n.is_multiple_of(64) {
+            if let Some(last) = active.last_mut() {
+                *last = (1u64 << (n % 64)) - 1;
+            }
+        }
+        let bits = evaluate(self, stats, &active)?;
+        const VERDICTS: [StatsVerdict; 3] = [
+            StatsVerdict::NoMatch,
+            StatsVerdict::MayMatch,
+            StatsVerdict::AllMatch,
+        ];
+        for ((chunk, &may), &all) in out[..n].chunks_mut(64).zip(&bits.may).zip(&bits.all) {
+            let all = all & may;
+            for (j, v) in chunk.iter_mut().enumerate() {
+                *v = VERDICTS[((may >> j & 1) + (all >> j & 1)) as usize];
+            }
+        }
+        Ok(())
+    }
+
+    /// The containers to read (verdict MayMatch or AllMatch), ascending: the
+    /// row groups to pass to a reader.
+    ///
+    /// # Errors
+    ///
+    /// As [`test_stats_into`](Predicate::test_stats_into).
+    pub fn test_stats_indices(&self, stats: &StatsBatch) -> Result<Vec<usize>, ArrowError> {
+        Ok(self
+            .test_stats(stats)?
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v != StatsVerdict::NoMatch)
+            .map(|(i, _)| i)
+            .collect())
+    }
+}
+
+/// Checks the whole tree against the batch's stats before evaluating any.
+fn validate(predicate: &Predicate, stats: &StatsBatch) -> Result<(), ArrowError> {
+    match predicate {
+        Predicate::Leaf(leaf) => {
+            let Some((name, column)) = leaf_column(leaf, stats) else {
+                return Ok(());
+            };
+            leaf.function
+                .validate(column.data_type(), leaf.literals.as_ref())
+                .map_err(|e| in_field(name, column.data_type(), e))
+        }
+        Predicate::And(children) | Predicate::Or(children) => {
+            if children.is_empty() {
+                return Err(ArrowError::InvalidArgumentError(
+                    "empty And / Or: it needs at least one child".into(),
+                ));
+            }
+            children.iter().try_for_each(|c| validate(c, stats))
+        }
+    }
+}
+
+/// The field a leaf reads and its stats, when it reads a plain field with
+/// stats in the batch.
+fn leaf_column<'s>(leaf: &'s Leaf, stats: &'s StatsBatch) -> Option<(&'s str, &'s StatsColumn)> {
+    let name = leaf.field()?;
+    Some((name, stats.column(name)?))
+}
+
+/// The bits of `predicate`, meaningful on the `active` containers.
+fn evaluate(
+    predicate: &Predicate,
+    stats: &StatsBatch,
+    active: &[u64],
+) -> Result<RuleBits, ArrowError> {
+    match predicate {
+        Predicate::Leaf(leaf) => {
+            let Some((_, column)) = leaf_column(leaf, stats) else {
+                return Ok(RuleBits::may_match(stats.words()));
+            };
+            leaf_stats(leaf.function, column, leaf.literals.as_ref(), active)
+        }
+        Predicate::And(children) => {
+            // A container is decided once a child says NoMatch.
+            let mut may = active.to_vec();
+            let mut all = vec![!0u64; active.len()];
+            for child in children {
+                if may.iter().all(|&w| w == 0) {
+                    break;
+                }
+                let bits = evaluate(child, stats, &may)?;
+                for w in 0..may.len() {
+                    may[w] &= bits.may[w];
+                    all[w] &= bits.all[w];
+                }
+            }
+            for (a, m) in all.iter_mut().zip(&may) {
+                *a &= m;
+            }
+            Ok(RuleBits { may, all })
+        }
+        Predicate::Or(children) => {
+            // A container is decided once a child says AllMatch.
+            let mut may = vec![0u64; active.len()];
+            let mut all = vec![0u64; active.len()];
+            let mut undecided = active.to_vec();
+            for child in children {
+                if undecided.iter().all(|&w| w == 0) {
+                    break;
+                }
+                let bits = evaluate(child, stats, &undecided)?;
+                for w in 0..may.len() {
+                    may[w] |= bits.may[w] & undecided[w];
+                    all[w] |= bits.all[w] & undecided[w];
+                    undecided[w] &= !all[w];
+                }
+            }
+            Ok(RuleBits { may, all })
+        }
+    }
+}
+
+/// One leaf's bits: the rule of its function's family.
+fn leaf_stats(
+    function: Function,
+    column: &StatsColumn,
+    literals: &dyn Array,
+    active: &[u64],
+) -> Result<RuleBits, ArrowError> {
+    use super::{between, compare, in_list, null_tests, strings};
+    match function {
+        Function::IsNull => Ok(null_tests::null_test_stats(column, false)),
+        Function::IsNotNull => Ok(null_tests::null_test_stats(column, true)),
+        Function::IsNaN => Ok(column.by_nulls_only()),
+        Function::Compare(op) => compare::compare_stats(op, column, literals, active),
+        Function::In | Function::NotIn => {
+            in_list::in_stats(function == Function::NotIn, column, literals, active)
+        }
+        Function::Between | Function::NotBetween => {
+            between::between_stats(function == Function::NotBetween, column, literals, active)
+        }
+        _ => strings::string_stats(function, column, literals, active),
+    }
+}

@@ -1,0 +1,578 @@
+//! Statistics verdicts: soundness against the containers' actual rows, the
+//! Java rules, and errors.
+#![cfg(feature = "arrow")]
+
+use arrow_array::{
+    ArrayRef, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray, UInt64Array,
+};
+use arrow_schema::{DataType, Field};
+use bitbytes::arrow::{
+    ColumnStats, CompareOp, Function, Leaf, Predicate, StatsBatch, StatsVerdict, StatsVerdict::*,
+};
+use proptest::prelude::*;
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// Java's `Double.compare`.
+fn java_cmp(a: f64, b: f64) -> Ordering {
+    match (a.is_nan(), b.is_nan()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        (false, false) => a.total_cmp(&b),
+    }
+}
+
+/// One container's rows: (i, f, s).
+type Row = (Option<i64>, Option<f64>, Option<String>);
+
+const FLOATS: [f64; 7] = [-1.0, -0.0, 0.0, 1.0, 2.5, f64::INFINITY, f64::NAN];
+const STRINGS: [&str; 8] = ["", "a", "ab", "abc", "abd", "b", "ba", "c"];
+
+fn row() -> impl Strategy<Value = Row> {
+    (
+        proptest::option::weighted(0.8, -3i64..=3),
+        proptest::option::weighted(0.8, 0..FLOATS.len()).prop_map(|o| o.map(|i| FLOATS[i])),
+        proptest::option::weighted(0.8, 0..STRINGS.len())
+            .prop_map(|o| o.map(|i| STRINGS[i].to_string())),
+    )
+}
+
+/// How each container's stats are known: (min/max dropped, null count
+/// dropped, row count dropped).
+fn unknowns() -> impl Strategy<Value = (bool, bool, bool)> {
+    (
+        proptest::bool::weighted(0.1),
+        proptest::bool::weighted(0.2),
+        proptest::bool::weighted(0.1),
+    )
+}
+
+/// Min and max of `values` in `cmp`'s order.
+fn bounds<T: Clone>(values: &[T], cmp: impl Fn(&T, &T) -> Ordering) -> Option<(T, T)> {
+    let min = values.iter().min_by(|a, b| cmp(a, b))?.clone();
+    let max = values.iter().max_by(|a, b| cmp(a, b))?.clone();
+    Some((min, max))
+}
+
+/// A string truncated to one byte as a lower / upper bound (Paimon's
+/// `truncate`: the max's last kept character incremented).
+fn truncate(s: &str, upper: bool) -> String {
+    if s.len() <= 1 {
+        return s.to_string();
+    }
+    let first = s.as_bytes()[0];
+    String::from_utf8(vec![if upper { first + 1 } else { first }]).unwrap()
+}
+
+#[derive(Debug)]
+struct Case {
+    containers: Vec<(Vec<Row>, (bool, bool, bool))>,
+    nan_excluded: bool,
+    truncated: bool,
+}
+
+impl Case {
+    fn batch(&self) -> RecordBatch {
+        let rows: Vec<&Row> = self.containers.iter().flat_map(|(r, _)| r).collect();
+        RecordBatch::try_from_iter([
+            (
+                "i",
+                Arc::new(rows.iter().map(|r| r.0).collect::<Int64Array>()) as ArrayRef,
+            ),
+            (
+                "f",
+                Arc::new(rows.iter().map(|r| r.1).collect::<Float64Array>()) as ArrayRef,
+            ),
+            (
+                "s",
+                Arc::new(rows.iter().map(|r| r.2.clone()).collect::<StringArray>()) as ArrayRef,
+            ),
+        ])
+        .unwrap()
+    }
+
+    fn stats(&self) -> StatsBatch {
+        let row_counts: UInt64Array = self
+            .containers
+            .iter()
+            .map(|(r, (_, _, no_rows))| (!no_rows).then_some(r.len() as u64))
+            .collect();
+        let null_counts = |nulls: &dyn Fn(&Row) -> bool| -> UInt64Array {
+            self.containers
+                .iter()
+                .map(|(r, (_, no_nulls, _))| {
+                    (!no_nulls).then(|| r.iter().filter(|x| nulls(x)).count() as u64)
+                })
+                .collect()
+        };
+        let (mut imin, mut imax, mut fmin, mut fmax, mut smin, mut smax) =
+            (vec![], vec![], vec![], vec![], vec![], vec![]);
+        let mut nan_counts = vec![];
+        for (rows, (no_bounds, _, _)) in &self.containers {
+            let ints: Vec<i64> = rows.iter().filter_map(|r| r.0).collect();
+            let floats: Vec<f64> = rows
+                .iter()
+                .filter_map(|r| r.1)
+                .filter(|f| !(self.nan_excluded && f.is_nan()))
+                .collect();
+            nan_counts.push(rows.iter().filter(|r| r.1.is_some_and(f64::is_nan)).count() as u64);
+            let strings: Vec<String> = rows.iter().filter_map(|r| r.2.clone()).collect();
+            let (i, f, s) = if *no_bounds {
+                (None, None, None)
+            } else {
+                (
+                    bounds(&ints, Ord::cmp),
+                    bounds(&floats, |a, b| java_cmp(*a, *b)),
+                    bounds(&strings, Ord::cmp),
+                )
+            };
+            imin.push(i.map(|b| b.0));
+            imax.push(i.map(|b| b.1));
+            fmin.push(f.map(|b| b.0));
+            fmax.push(f.map(|b| b.1));
+            let s = s.map(|(lo, hi)| {
+                if self.truncated {
+                    (truncate(&lo, false), truncate(&hi, true))
+                } else {
+                    (lo, hi)
+                }
+            });
+            smin.push(s.as_ref().map(|b| b.0.clone()));
+            smax.push(s.map(|b| b.1));
+        }
+        let ints = ColumnStats::new(
+            Arc::new(Int64Array::from(imin)),
+            Arc::new(Int64Array::from(imax)),
+        )
+        .with_null_counts(null_counts(&|r| r.0.is_none()));
+        let mut floats = ColumnStats::new(
+            Arc::new(Float64Array::from(fmin)),
+            Arc::new(Float64Array::from(fmax)),
+        )
+        .with_null_counts(null_counts(&|r| r.1.is_none()));
+        if self.nan_excluded {
+            floats = floats
+                .nan_excluded()
+                .with_nan_counts(UInt64Array::from(nan_counts));
+        }
+        let mut strings = ColumnStats::new(
+            Arc::new(StringArray::from(smin)),
+            Arc::new(StringArray::from(smax)),
+        )
+        .with_null_counts(null_counts(&|r| r.2.is_none()));
+        if self.truncated {
+            strings = strings.truncated();
+        }
+        StatsBatch::new(row_counts)
+            .with_column("i", ints)
+            .unwrap()
+            .with_column("f", floats)
+            .unwrap()
+            .with_column("s", strings)
+            .unwrap()
+    }
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        proptest::collection::vec((proptest::collection::vec(row(), 0..5), unknowns()), 1..70),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(containers, nan_excluded, truncated)| Case {
+            containers,
+            nan_excluded,
+            truncated,
+        })
+}
+
+fn ordered_function() -> impl Strategy<Value = Function> {
+    prop_oneof![
+        Just(Function::IsNull),
+        Just(Function::IsNotNull),
+        Just(Function::IsNaN),
+        proptest::sample::select(CompareOp::ALL.to_vec()).prop_map(Function::Compare),
+        Just(Function::In),
+        Just(Function::NotIn),
+        Just(Function::Between),
+        Just(Function::NotBetween),
+    ]
+}
+
+fn literal_count(function: Function) -> std::ops::Range<usize> {
+    match function {
+        Function::Compare(_) => 1..2,
+        Function::Between | Function::NotBetween => 2..3,
+        Function::In | Function::NotIn => 0..5,
+        _ => 0..1,
+    }
+}
+
+fn leaf() -> impl Strategy<Value = Predicate> {
+    let int = ordered_function().prop_flat_map(|f| {
+        proptest::collection::vec(proptest::option::weighted(0.9, -4i64..=4), literal_count(f))
+            .prop_map(move |l| Leaf::new(f, "i", Arc::new(Int64Array::from(l))))
+    });
+    let float = ordered_function().prop_flat_map(|f| {
+        proptest::collection::vec(
+            proptest::option::weighted(0.9, 0..FLOATS.len()).prop_map(|o| o.map(|i| FLOATS[i])),
+            literal_count(f),
+        )
+        .prop_map(move |l| Leaf::new(f, "f", Arc::new(Float64Array::from(l))))
+    });
+    let string_fn = proptest::sample::select(Function::ALL.to_vec());
+    let string = string_fn.prop_flat_map(|f| {
+        let literals: BoxedStrategy<Vec<Option<String>>> = match f {
+            Function::Compare(_)
+            | Function::Between
+            | Function::NotBetween
+            | Function::In
+            | Function::NotIn => proptest::collection::vec(
+                proptest::option::weighted(0.9, proptest::sample::select(STRINGS.to_vec()))
+                    .prop_map(|o| o.map(str::to_string)),
+                literal_count(f),
+            )
+            .boxed(),
+            Function::IsNull | Function::IsNotNull | Function::IsNaN => Just(vec![]).boxed(),
+            _ => proptest::option::weighted(
+                0.9,
+                proptest::sample::select(vec![
+                    "", "a", "ab", "b", "a%", "ab%", "abc%", "%", "%b", "a_", "_b%", "b%",
+                ]),
+            )
+            .prop_map(|o| vec![o.map(str::to_string)])
+            .boxed(),
+        };
+        literals.prop_map(move |l| Leaf::new(f, "s", Arc::new(StringArray::from(l))))
+    });
+    prop_oneof![int, float, string].prop_map(Predicate::Leaf)
+}
+
+fn tree() -> impl Strategy<Value = Predicate> {
+    leaf().prop_recursive(3, 12, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 1..4).prop_map(Predicate::And),
+            proptest::collection::vec(inner, 1..4).prop_map(Predicate::Or),
+        ]
+    })
+}
+
+/// NoMatch hides no selected row, AllMatch covers no rejected one.
+fn check_sound(case: &Case, predicate: &Predicate) {
+    let selected = predicate.test(&case.batch()).unwrap();
+    let verdicts = predicate.test_stats(&case.stats()).unwrap();
+    let mut at = 0;
+    for (c, ((rows, _), verdict)) in case.containers.iter().zip(&verdicts).enumerate() {
+        let bytes = &selected[at..at + rows.len()];
+        at += rows.len();
+        match verdict {
+            NoMatch => assert!(
+                bytes.iter().all(|&b| b == 0),
+                "container {c} NoMatch but rows {rows:?} give {bytes:?} for {predicate}"
+            ),
+            AllMatch => assert!(
+                bytes.iter().all(|&b| b == 1),
+                "container {c} AllMatch but rows {rows:?} give {bytes:?} for {predicate}"
+            ),
+            MayMatch => {}
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    #[test]
+    fn leaves_are_sound(case in case(), predicate in leaf()) {
+        check_sound(&case, &predicate);
+    }
+
+    #[test]
+    fn trees_are_sound(case in case(), predicate in tree()) {
+        check_sound(&case, &predicate);
+    }
+}
+
+/// One container of an Int64 field: (min, max, null count, row count).
+type IntContainer = (Option<i64>, Option<i64>, Option<u64>, Option<u64>);
+
+/// Stats of one Int64 field `x`.
+fn int_stats(c: &[IntContainer]) -> StatsBatch {
+    StatsBatch::new(c.iter().map(|c| c.3).collect())
+        .with_column(
+            "x",
+            ColumnStats::new(
+                Arc::new(c.iter().map(|c| c.0).collect::<Int64Array>()),
+                Arc::new(c.iter().map(|c| c.1).collect::<Int64Array>()),
+            )
+            .with_null_counts(c.iter().map(|c| c.2).collect()),
+        )
+        .unwrap()
+}
+
+fn leaf_x(function: Function, literals: Vec<Option<i64>>) -> Predicate {
+    Predicate::Leaf(Leaf::new(
+        function,
+        "x",
+        Arc::new(Int64Array::from(literals)),
+    ))
+}
+
+fn kept(p: &Predicate, s: &StatsBatch) -> Vec<bool> {
+    p.test_stats(s)
+        .unwrap()
+        .iter()
+        .map(|v| *v != NoMatch)
+        .collect()
+}
+
+#[test]
+fn java_rules_by_function() {
+    // [0, 10] with no null, [0, 10] with nulls, [5, 5], all null, unknown bounds, unknown null count.
+    let s = int_stats(&[
+        (Some(0), Some(10), Some(0), Some(4)),
+        (Some(0), Some(10), Some(1), Some(4)),
+        (Some(5), Some(5), Some(0), Some(4)),
+        (None, None, Some(4), Some(4)),
+        (None, None, Some(0), Some(4)),
+        (Some(0), Some(10), None, Some(4)),
+    ]);
+    let cmp = |op| leaf_x(Function::Compare(op), vec![Some(5)]);
+    use CompareOp::*;
+    assert_eq!(kept(&cmp(Equal), &s), [true, true, true, false, true, true]);
+    assert_eq!(
+        kept(&cmp(NotEqual), &s),
+        [true, true, false, false, true, true]
+    );
+    let lt0 = leaf_x(Function::Compare(LessThan), vec![Some(0)]);
+    assert_eq!(kept(&lt0, &s), [false, false, false, false, true, false]);
+    let le0 = leaf_x(Function::Compare(LessOrEqual), vec![Some(0)]);
+    assert_eq!(kept(&le0, &s), [true, true, false, false, true, true]);
+    let gt10 = leaf_x(Function::Compare(GreaterThan), vec![Some(10)]);
+    assert_eq!(kept(&gt10, &s), [false, false, false, false, true, false]);
+    let in_ = leaf_x(Function::In, vec![Some(20), None, Some(5)]);
+    assert_eq!(kept(&in_, &s), [true, true, true, false, true, true]);
+    let not_in = leaf_x(Function::NotIn, vec![Some(5)]);
+    assert_eq!(kept(&not_in, &s), [true, true, false, false, true, true]);
+    let not_in_null = leaf_x(Function::NotIn, vec![Some(50), None]);
+    assert_eq!(
+        kept(&not_in_null, &s),
+        [false, false, false, false, true, false]
+    );
+    let between = leaf_x(Function::Between, vec![Some(6), Some(9)]);
+    assert_eq!(kept(&between, &s), [true, true, false, false, true, true]);
+    let not_between = leaf_x(Function::NotBetween, vec![Some(0), Some(10)]);
+    assert_eq!(
+        kept(&not_between, &s),
+        [false, false, false, false, true, false]
+    );
+    // IsNull: Java keeps unknown bounds; a known null count of 0 prunes (listed).
+    let is_null = leaf_x(Function::IsNull, vec![]);
+    assert_eq!(kept(&is_null, &s), [false, true, false, true, false, true]);
+    assert_eq!(
+        is_null.test_stats(&s).unwrap()[3],
+        AllMatch,
+        "an all-null container is AllMatch for IsNull"
+    );
+    let is_not_null = leaf_x(Function::IsNotNull, vec![]);
+    assert_eq!(
+        kept(&is_not_null, &s),
+        [true, true, true, false, true, true]
+    );
+    // A null literal: pruned where the null count is known (and the bounds),
+    // MayMatch where Java throws (unknown null count).
+    let null_lit = leaf_x(Function::Compare(Equal), vec![None]);
+    assert_eq!(
+        kept(&null_lit, &s),
+        [false, false, false, false, true, true]
+    );
+}
+
+#[test]
+fn all_match_needs_known_nulls_and_exact_equality() {
+    let s = int_stats(&[
+        (Some(5), Some(5), Some(0), Some(4)),
+        (Some(5), Some(5), Some(1), Some(4)),
+        (Some(5), Some(5), None, Some(4)),
+    ]);
+    let eq = leaf_x(Function::Compare(CompareOp::Equal), vec![Some(5)]);
+    assert_eq!(eq.test_stats(&s).unwrap(), [AllMatch, MayMatch, MayMatch]);
+    // Truncated bounds: min = max = literal proves nothing.
+    let t = StatsBatch::new(UInt64Array::from(vec![3]))
+        .with_column(
+            "s",
+            ColumnStats::new(
+                Arc::new(StringArray::from(vec!["ab"])),
+                Arc::new(StringArray::from(vec!["ab"])),
+            )
+            .with_null_counts(UInt64Array::from(vec![0]))
+            .truncated(),
+        )
+        .unwrap();
+    let s_leaf =
+        |f, l: &str| Predicate::Leaf(Leaf::new(f, "s", Arc::new(StringArray::from(vec![l]))));
+    assert_eq!(
+        s_leaf(Function::Compare(CompareOp::Equal), "ab")
+            .test_stats(&t)
+            .unwrap(),
+        [MayMatch]
+    );
+    assert_eq!(
+        s_leaf(Function::Compare(CompareOp::NotEqual), "ab")
+            .test_stats(&t)
+            .unwrap(),
+        [MayMatch]
+    );
+    assert_eq!(
+        s_leaf(Function::NotIn, "ab").test_stats(&t).unwrap(),
+        [MayMatch]
+    );
+    assert_eq!(
+        s_leaf(Function::StartsWith, "a").test_stats(&t).unwrap(),
+        [AllMatch]
+    );
+    assert_eq!(
+        s_leaf(Function::Like, "b%").test_stats(&t).unwrap(),
+        [NoMatch]
+    );
+    assert_eq!(
+        s_leaf(Function::EndsWith, "z").test_stats(&t).unwrap(),
+        [MayMatch]
+    );
+}
+
+#[test]
+fn nan_excluded_bounds_keep_nan_rows() {
+    let stats = |nan_counts: Option<u64>| {
+        StatsBatch::new(UInt64Array::from(vec![3]))
+            .with_column(
+                "f",
+                ColumnStats::new(
+                    Arc::new(Float64Array::from(vec![1.0])),
+                    Arc::new(Float64Array::from(vec![2.0])),
+                )
+                .with_null_counts(UInt64Array::from(vec![0]))
+                .with_nan_counts(UInt64Array::from(vec![nan_counts]))
+                .nan_excluded(),
+            )
+            .unwrap()
+    };
+    let gt = |l: f64| {
+        Predicate::Leaf(Leaf::new(
+            Function::Compare(CompareOp::GreaterThan),
+            "f",
+            Arc::new(Float64Array::from(vec![l])),
+        ))
+    };
+    // NaN > 5 in Java's order: NaN rows may match.
+    assert_eq!(gt(5.0).test_stats(&stats(None)).unwrap(), [MayMatch]);
+    assert_eq!(gt(5.0).test_stats(&stats(Some(0))).unwrap(), [NoMatch]);
+    // 0 < every value, and NaN > 0 too.
+    assert_eq!(gt(0.0).test_stats(&stats(None)).unwrap(), [AllMatch]);
+    let lt = Predicate::Leaf(Leaf::new(
+        Function::Compare(CompareOp::LessThan),
+        "f",
+        Arc::new(Float64Array::from(vec![5.0])),
+    ));
+    assert_eq!(lt.test_stats(&stats(Some(1))).unwrap(), [MayMatch]);
+    assert_eq!(lt.test_stats(&stats(Some(0))).unwrap(), [AllMatch]);
+    // Paimon's own order: a max of NaN means NaN rows.
+    let paimon = StatsBatch::new(UInt64Array::from(vec![3]))
+        .with_column(
+            "f",
+            ColumnStats::new(
+                Arc::new(Float64Array::from(vec![1.0])),
+                Arc::new(Float64Array::from(vec![f64::NAN])),
+            ),
+        )
+        .unwrap();
+    assert_eq!(gt(5.0).test_stats(&paimon).unwrap(), [MayMatch]);
+}
+
+#[test]
+fn and_or_combine_and_missing_stats_are_may_match() {
+    let s = int_stats(&[
+        (Some(0), Some(4), Some(0), Some(4)),
+        (Some(5), Some(9), Some(0), Some(4)),
+        (Some(0), Some(9), Some(0), Some(4)),
+    ]);
+    let lt5 = leaf_x(Function::Compare(CompareOp::LessThan), vec![Some(5)]);
+    let ge5 = leaf_x(Function::Compare(CompareOp::GreaterOrEqual), vec![Some(5)]);
+    assert_eq!(lt5.test_stats(&s).unwrap(), [AllMatch, NoMatch, MayMatch]);
+    let and = Predicate::And(vec![lt5.clone(), ge5.clone()]);
+    assert_eq!(and.test_stats(&s).unwrap(), [NoMatch, NoMatch, MayMatch]);
+    let or = Predicate::Or(vec![lt5.clone(), ge5]);
+    assert_eq!(or.test_stats(&s).unwrap(), [AllMatch, AllMatch, MayMatch]);
+    let other = Predicate::Leaf(Leaf::new(
+        Function::IsNull,
+        "y",
+        Arc::new(Int64Array::from(Vec::<i64>::new())),
+    ));
+    assert_eq!(other.test_stats(&s).unwrap(), [MayMatch; 3]);
+    let mut out = [StatsVerdict::MayMatch; 4];
+    Predicate::And(vec![lt5, other])
+        .test_stats_into(&s, &mut out)
+        .unwrap();
+    assert_eq!(out, [MayMatch, NoMatch, MayMatch, MayMatch]);
+    assert!(Predicate::And(vec![]).test_stats(&s).is_err());
+    assert!(leaf_x(Function::IsNull, vec![])
+        .test_stats_into(&s, &mut out[..2])
+        .is_err());
+}
+
+#[test]
+fn errors_name_the_field_and_types() {
+    let rows = UInt64Array::from(vec![1, 2]);
+    let short = ColumnStats::new(
+        Arc::new(Int64Array::from(vec![1])),
+        Arc::new(Int64Array::from(vec![1])),
+    );
+    let err = StatsBatch::new(rows.clone())
+        .with_column("x", short)
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("`x`") && err.to_string().contains("1 entries"),
+        "{err}"
+    );
+    let mixed = ColumnStats::new(
+        Arc::new(Int64Array::from(vec![1, 2])),
+        Arc::new(Int32Array::from(vec![1, 2])),
+    );
+    let err = StatsBatch::new(rows.clone())
+        .with_column("x", mixed)
+        .unwrap_err();
+    assert!(err.to_string().contains("Int32"), "{err}");
+    let ints = ColumnStats::new(
+        Arc::new(Int64Array::from(vec![1, 2])),
+        Arc::new(Int64Array::from(vec![1, 2])),
+    );
+    let dict = Field::new(
+        "d",
+        DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Int64)),
+        true,
+    );
+    assert!(StatsBatch::new(rows.clone())
+        .with_field(&dict, ints.clone())
+        .is_ok());
+    let utf8 = Field::new("u", DataType::Utf8, true);
+    let err = StatsBatch::new(rows.clone())
+        .with_field(&utf8, ints.clone())
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("`u`") && err.to_string().contains("Int64"),
+        "{err}"
+    );
+    // A literal of another type than the stats': an error naming the field.
+    let s = StatsBatch::new(rows).with_column("x", ints).unwrap();
+    let p = Predicate::Leaf(Leaf::new(
+        Function::Compare(CompareOp::Equal),
+        "x",
+        Arc::new(Int32Array::from(vec![1])),
+    ));
+    let err = p.test_stats(&s).unwrap_err();
+    assert!(
+        err.to_string().contains("`x`") && err.to_string().contains("Int32"),
+        "{err}"
+    );
+}
