@@ -41,9 +41,27 @@ fn random_string(rng: &mut XorShift, n: usize) -> String {
 /// 12-byte inline limit, and multi-byte.
 fn literals() -> Vec<String> {
     let mut out: Vec<String> = [
-        "", "a", "b", "ab", "ba", "aab", "abab", "ababa", "abababa", "abababab", "ababababa",
-        "abababababab", "ababababababa", "abababababababab", "aaaaaaaaaaaaaaaaaaaa", "中",
-        "a中", "中a", "é", "aé中b", "é中é中é中",
+        "",
+        "a",
+        "b",
+        "ab",
+        "ba",
+        "aab",
+        "abab",
+        "ababa",
+        "abababa",
+        "abababab",
+        "ababababa",
+        "abababababab",
+        "ababababababa",
+        "abababababababab",
+        "aaaaaaaaaaaaaaaaaaaa",
+        "中",
+        "a中",
+        "中a",
+        "é",
+        "aé中b",
+        "é中é中é中",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -98,11 +116,7 @@ fn check(name: &str, column: &dyn Array, rows: &[Option<String>], lit: &str) {
         assert_eq!(bits.len(), rows.len());
         for (i, r) in rows.iter().enumerate() {
             if let Some(want) = oracle(test, r.as_deref(), lit) {
-                assert_eq!(
-                    bits.value(i),
-                    want,
-                    "{name} {test:?} {lit:?} row {i} {r:?}"
-                );
+                assert_eq!(bits.value(i), want, "{name} {test:?} {lit:?} row {i} {r:?}");
             }
         }
         // The leaves and their negations, bytes with nulls applied.
@@ -126,14 +140,30 @@ fn check(name: &str, column: &dyn Array, rows: &[Option<String>], lit: &str) {
             let eq = NullFalseLeafBinaryFunction::new(CompareOp::Equal);
             assert_eq!(eq.test(column, &literal).unwrap(), want, "{name} = {lit:?}");
             let ne = eq.negate();
-            assert_eq!(ne.test(column, &literal).unwrap(), want_not, "{name} <> {lit:?}");
+            assert_eq!(
+                ne.test(column, &literal).unwrap(),
+                want_not,
+                "{name} <> {lit:?}"
+            );
         } else {
-            assert_eq!(pos.test(column, &literal).unwrap(), want, "{name} {pos:?} {lit:?}");
+            assert_eq!(
+                pos.test(column, &literal).unwrap(),
+                want,
+                "{name} {pos:?} {lit:?}"
+            );
             let neg = neg.unwrap();
-            assert_eq!(neg.test(column, &literal).unwrap(), want_not, "{name} {neg:?} {lit:?}");
+            assert_eq!(
+                neg.test(column, &literal).unwrap(),
+                want_not,
+                "{name} {neg:?} {lit:?}"
+            );
         }
         let lp = StringArray::from(vec![like.as_str()]);
-        assert_eq!(Function::Like.test(column, &lp).unwrap(), want, "{name} Like {like:?}");
+        assert_eq!(
+            Function::Like.test(column, &lp).unwrap(),
+            want,
+            "{name} Like {like:?}"
+        );
         assert_eq!(
             Function::NotLike.test(column, &lp).unwrap(),
             want_not,
@@ -185,7 +215,13 @@ fn check_all_layouts(rows: &[Option<String>], lit: &str) {
     for (name, column) in layouts(rows) {
         check(name, column.as_ref(), rows, lit);
         let n = rows.len();
-        for (offset, len) in [(1, n - 1), (3, n - 5), (n / 2, n - n / 2), (n - 1, 1), (n, 0)] {
+        for (offset, len) in [
+            (1, n - 1),
+            (3, n - 5),
+            (n / 2, n - n / 2),
+            (n - 1, 1),
+            (n, 0),
+        ] {
             let sliced = column.slice(offset, len);
             check(name, sliced.as_ref(), &rows[offset..offset + len], lit);
         }

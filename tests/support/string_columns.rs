@@ -11,8 +11,7 @@
 use arrow_array::builder::StringViewBuilder;
 use arrow_array::types::{Int32Type, Int8Type};
 use arrow_array::{
-    ArrayRef, DictionaryArray, GenericStringArray, Int32Array, Int8Array, OffsetSizeTrait,
-    RunArray,
+    ArrayRef, DictionaryArray, GenericStringArray, Int32Array, Int8Array, OffsetSizeTrait, RunArray,
 };
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use bitbytes::arrow::StringMatch;

@@ -476,9 +476,9 @@ fn view_kernel(views: &[u128], buffers: &[Buffer], test: StringMatch, lit: &[u8]
                 })
             })
         }
-        StringMatch::EndsWith => long_enough(views, buffers, l, |s| {
-            suffix_eq(s, s.len(), lit, &ends)
-        }),
+        StringMatch::EndsWith => {
+            long_enough(views, buffers, l, |s| suffix_eq(s, s.len(), lit, &ends))
+        }
         StringMatch::Contains => {
             let finder = Finder::new(lit);
             long_enough(views, buffers, l, |s| {
