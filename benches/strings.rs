@@ -43,9 +43,9 @@ fn letters(rng: &mut XorShift, n: usize) -> String {
 /// A random row of the length class, not made to match.
 fn random_row(rng: &mut XorShift, paths: bool) -> String {
     if paths {
-        // https:// (8) + host (8..=16) + '/' + path: 24..=64 bytes in all.
+        // https:// (8) + host (8..=14) + '/' + path: 24..=64 bytes in all.
         let total = 24 + (rng.next_u64() % 41) as usize;
-        let host = 8 + (rng.next_u64() % 9) as usize;
+        let host = 8 + (rng.next_u64() % 7) as usize;
         let host = letters(rng, host);
         let path = letters(rng, total - 9 - host.len());
         format!("https://{host}/{path}")

@@ -98,7 +98,7 @@ fn rows_for(lit: &str, rng: &mut XorShift) -> Vec<Option<String>> {
                 rows.push(Some(format!("{pad}{cut}{other}")));
             }
         }
-        if rng.next_u64() % 5 == 0 {
+        if rng.next_u64().is_multiple_of(5) {
             rows.push(None);
         }
     }
@@ -110,7 +110,6 @@ fn rows_for(lit: &str, rng: &mut XorShift) -> Vec<Option<String>> {
 
 /// Checks the kernel and the leaves on `column` (logical rows `rows`).
 fn check(name: &str, column: &dyn Array, rows: &[Option<String>], lit: &str) {
-    let lit_array = StringArray::from(vec![lit]);
     for test in StringMatch::ALL {
         let bits = string_match(column, test, lit).unwrap();
         assert_eq!(bits.len(), rows.len());
@@ -169,7 +168,6 @@ fn check(name: &str, column: &dyn Array, rows: &[Option<String>], lit: &str) {
             want_not,
             "{name} NotLike {like:?}"
         );
-        let _ = &lit_array;
     }
 }
 
