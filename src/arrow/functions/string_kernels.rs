@@ -15,17 +15,18 @@
 //!   end (the last rows) and a suffix load that would start before the
 //!   buffer (the first bytes) compare slices instead.
 //! - **Utf8View**: a view holds the length and the first 4 bytes inline, and
-//!   a string of at most 12 bytes whole. `=` against a literal of at most 12
-//!   bytes is one masked 128-bit compare per view; a prefix of at most 4
-//!   bytes likewise. The data buffers are read only for candidates whose
-//!   length and inline prefix match.
+//!   a string of at most 12 bytes whole. StartsWith with a prefix of at most
+//!   4 bytes is decided from the view alone; longer prefixes of inline
+//!   strings from the view, out-of-line candidates from the data buffer.
+//!   EndsWith reads the bytes of the rows long enough only. `=` and Contains
+//!   on views run arrow-rs's kernels (arrow-ord `eq`, arrow-string
+//!   `contains`): ours measured slower there (docs/strings.md).
 //! - **Contains** over Utf8 / LargeUtf8 searches the values buffer once with
 //!   a `memmem` finder (as ClickHouse searches a whole column's chars) and
 //!   maps each match to its row through the offsets, galloping forward from
 //!   the last row. A match that runs past its row's end spans two rows and
 //!   does not count; the search resumes at the next row, since no later
-//!   match in the same row could fit either. Utf8View searches row by row
-//!   (its views may point anywhere, in any order).
+//!   match in the same row could fit either.
 //!
 //! Dictionaries and run-end encodings go through
 //! [`per_value`](super::logical::per_value): the kernel runs once on the
@@ -35,7 +36,7 @@
 
 use super::logical::per_value;
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, OffsetSizeTrait};
+use arrow_array::{Array, OffsetSizeTrait, Scalar, StringViewArray};
 use arrow_buffer::{BooleanBuffer, Buffer};
 use arrow_schema::{ArrowError, DataType};
 use memchr::memmem::Finder;
@@ -109,11 +110,12 @@ pub fn string_match(
     test: StringMatch,
     literal: &str,
 ) -> Result<BooleanBuffer, ArrowError> {
-    per_value(column, &mut |values| flat(values, test, literal.as_bytes()))
+    per_value(column, &mut |values| flat(values, test, literal))
 }
 
 /// The kernel on a flat string array.
-fn flat(values: &dyn Array, test: StringMatch, lit: &[u8]) -> Result<BooleanBuffer, ArrowError> {
+fn flat(values: &dyn Array, test: StringMatch, literal: &str) -> Result<BooleanBuffer, ArrowError> {
+    let lit = literal.as_bytes();
     Ok(match values.data_type() {
         DataType::Utf8 => {
             let a = values.as_string::<i32>();
@@ -125,7 +127,7 @@ fn flat(values: &dyn Array, test: StringMatch, lit: &[u8]) -> Result<BooleanBuff
         }
         DataType::Utf8View => {
             let a = values.as_string_view();
-            view_kernel(a.views(), a.data_buffers(), test, lit)
+            view_kernel(a, test, literal)?
         }
         t => {
             return Err(ArrowError::InvalidArgumentError(format!(
@@ -415,14 +417,23 @@ fn view_mask(views: &[u128], base: usize, k: usize, f: impl Fn(u128) -> bool) ->
 }
 
 /// `=`, StartsWith, EndsWith or Contains over string views.
-fn view_kernel(views: &[u128], buffers: &[Buffer], test: StringMatch, lit: &[u8]) -> BooleanBuffer {
+fn view_kernel(
+    array: &StringViewArray,
+    test: StringMatch,
+    literal: &str,
+) -> Result<BooleanBuffer, ArrowError> {
+    let (views, buffers, lit) = (
+        array.views().as_ref(),
+        array.data_buffers(),
+        literal.as_bytes(),
+    );
     let len = views.len();
     let l = lit.len();
     if l == 0 && test != StringMatch::Equal {
-        return BooleanBuffer::new_set(len);
+        return Ok(BooleanBuffer::new_set(len));
     }
     if l > u32::MAX as usize {
-        return BooleanBuffer::new_unset(len);
+        return Ok(BooleanBuffer::new_unset(len));
     }
     // The literal as a view: its length, then its first 12 bytes.
     let mut inline = [0u8; 16];
@@ -433,25 +444,17 @@ fn view_kernel(views: &[u128], buffers: &[Buffer], test: StringMatch, lit: &[u8]
     // Masks of the length and the first `n` data bytes of a view.
     let data_mask = |n: usize| -> u128 { ((1u128 << (8 * n)) - 1) << 32 };
     let ends = Ends::new(lit);
-    match test {
-        StringMatch::Equal if l <= INLINE => {
-            // The whole test in the view (bytes past the string are zero in
-            // a valid view, but are masked anyway).
-            let mask = data_mask(l) | 0xFFFF_FFFF;
-            words(len, |base, k| {
-                view_mask(views, base, k, |v| v & mask == lit_view)
-            })
-        }
-        StringMatch::Equal => {
-            // Length and inline prefix, then the data buffer.
-            let key = lit_view as u64;
-            words(len, |base, k| {
-                let m = view_mask(views, base, k, |v| v as u64 == key);
-                refine(m, |j| {
-                    let s = out_of_line(views[base + j], buffers);
-                    prefix_eq(s, 0, lit, &ends)
-                })
-            })
+    Ok(match test {
+        // Measured slower than arrow-rs's kernels (docs/strings.md): `=`
+        // (arrow-ord compares whole views, vectorised) and Contains (row by
+        // row either way) run arrow-rs's kernel on views.
+        StringMatch::Equal | StringMatch::Contains => {
+            let scalar = Scalar::new(StringViewArray::from(vec![literal]));
+            let result = match test {
+                StringMatch::Equal => arrow_ord::cmp::eq(array, &scalar)?,
+                _ => arrow_string::like::contains(array, &scalar)?,
+            };
+            result.values().clone()
         }
         StringMatch::StartsWith => {
             // Length at least `l` and the inline prefix; decided here for
@@ -479,17 +482,7 @@ fn view_kernel(views: &[u128], buffers: &[Buffer], test: StringMatch, lit: &[u8]
         StringMatch::EndsWith => {
             long_enough(views, buffers, l, |s| suffix_eq(s, s.len(), lit, &ends))
         }
-        StringMatch::Contains => {
-            let finder = Finder::new(lit);
-            long_enough(views, buffers, l, |s| {
-                if s.len() <= INLINE {
-                    contains_short(s, lit)
-                } else {
-                    finder.find(s).is_some()
-                }
-            })
-        }
-    }
+    })
 }
 
 /// The views at least `l` bytes long whose bytes pass `test`.
@@ -513,11 +506,4 @@ fn long_enough(
             }
         })
     })
-}
-
-/// Whether `hay` (at most 12 bytes) contains `lit` (not empty): a loop
-/// cheaper than a `memmem` call at this size.
-#[inline(always)]
-fn contains_short(hay: &[u8], lit: &[u8]) -> bool {
-    hay.windows(lit.len()).any(|w| w == lit)
 }
