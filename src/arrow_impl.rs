@@ -113,6 +113,8 @@ mod null_tests;
 mod range_set;
 #[path = "arrow/functions/set.rs"]
 mod set;
+#[path = "arrow/functions/string_kernels.rs"]
+mod string_kernels;
 #[path = "arrow/functions/strings.rs"]
 mod strings;
 #[path = "arrow/functions/u64_set.rs"]
@@ -164,6 +166,7 @@ pub use in_list::{InStrategy, MultiLiteralsLeafFunction, IN_HASH_MIN_LITERALS};
 pub use predicate::{Leaf, Predicate};
 pub use selection::selection_indices;
 pub use stats::{ColumnStats, StatsBatch, StatsVerdict};
+pub use string_kernels::{string_match, StringMatch};
 pub use transform::{
     FieldRef, PaimonType, PaimonTypeRoot, PositionInput, Transform, TransformInput, TrimSide,
     PAIMON_MAX_LENGTH,

@@ -3,7 +3,9 @@
 //!
 //! The arrow-ord kernel compares the column with `literals[0]` as a
 //! [`Scalar`] and returns a bitmap; [`unpack_bits`] spreads it to bytes with
-//! the column's nulls as `0`. Floats are the exception: arrow-ord orders them
+//! the column's nulls as `0`. String `=` and `<>` run the crate's own
+//! kernel ([`string_kernels`](super::string_kernels)) instead. Floats are
+//! the other exception: arrow-ord orders them
 //! by the IEEE totalOrder, Paimon by Java's `Double.compare` (every NaN one
 //! value above `+inf`), so float columns (and dictionaries and run-end
 //! encodings of them) use the one-pass key kernel of [`order`](super::order).
@@ -12,6 +14,8 @@ use super::boolean::unpack_bits;
 use super::literals::{check, invalid};
 use super::logical::per_value;
 use super::stats::{Fuse, OrderRule, RuleBits, StatsColumn};
+use super::string_kernels::{string_match, StringMatch};
+use super::strings::{is_string, string_literal};
 use super::{order, LeafFunction};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float16Type, Float32Type, Float64Type};
@@ -171,7 +175,17 @@ pub(crate) fn compare_bits(
     op: CompareOp,
     literal: &ArrayRef,
 ) -> Result<BooleanBuffer, ArrowError> {
-    if is_float(super::literals::value_type(column.data_type())) {
+    let value_type = super::literals::value_type(column.data_type());
+    if matches!(op, CompareOp::Equal | CompareOp::NotEqual)
+        && is_string(value_type)
+        && literal.data_type() == value_type
+    {
+        if let Some(text) = string_literal(literal.as_ref())? {
+            let bits = string_match(column, StringMatch::Equal, text)?;
+            return Ok(if op == CompareOp::Equal { bits } else { !&bits });
+        }
+    }
+    if is_float(value_type) {
         return per_value(column, &mut |values| {
             float_compare(values, op, literal.as_ref())
         });

@@ -2,27 +2,23 @@
 //! string columns: Utf8, LargeUtf8, Utf8View, and dictionaries or run-end
 //! encodings of them, with one literal in any string layout.
 //!
-//! StartsWith, EndsWith and Contains are arrow-string's `starts_with`,
-//! `ends_with` and `contains` kernels, whose byte-wise semantics are
-//! Paimon's (an empty literal selects every non-null row of EndsWith and
-//! Contains, and of StartsWith). The literal is re-laid out as a one-row
-//! array of the column's own layout, since the kernels want both sides alike.
-//! Like is parsed by [`like`](super::like) and run as one of those kernels,
-//! as arrow-ord's `eq`, or by the crate's own matcher; never by
-//! arrow-string's `like`, whose wildcard and escape rules are not Java's.
+//! StartsWith, EndsWith and Contains are the crate's own kernels
+//! ([`string_kernels`](super::string_kernels)), byte-wise as Paimon's (an
+//! empty literal selects every non-null row of StartsWith, EndsWith and
+//! Contains). Like is parsed by [`like`](super::like) and run as one of
+//! those kernels (its plain-text shapes: `=`, prefix, suffix, substring) or
+//! by the crate's own matcher; never by arrow-string's `like`, whose
+//! wildcard and escape rules are not Java's.
 
-use super::compare::{compare_bits, CompareOp};
 use super::like::{Chain, LikePattern};
 use super::logical::per_value;
 use super::stats::{bytes_rule, RuleBits, StatsColumn};
+use super::string_kernels::{string_match, StringMatch};
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, ArrayRef, LargeStringArray, Scalar, StringArray, StringViewArray};
+use arrow_array::Array;
 use arrow_buffer::BooleanBuffer;
 use arrow_schema::{ArrowError, DataType};
-use arrow_string::like;
 use std::format;
-use std::sync::Arc;
-use std::vec;
 use std::vec::Vec;
 
 /// The positive string functions.
@@ -69,48 +65,18 @@ pub(crate) fn string_bits(
     text: &str,
 ) -> Result<BooleanBuffer, ArrowError> {
     match function {
-        StringFunction::StartsWith => kernel(column, text, like::starts_with),
-        StringFunction::EndsWith => kernel(column, text, like::ends_with),
-        StringFunction::Contains => kernel(column, text, like::contains),
+        StringFunction::StartsWith => string_match(column, StringMatch::StartsWith, text),
+        StringFunction::EndsWith => string_match(column, StringMatch::EndsWith, text),
+        StringFunction::Contains => string_match(column, StringMatch::Contains, text),
         StringFunction::Like => match LikePattern::parse(text)? {
-            LikePattern::Equal(t) => {
-                let literal = per_layout(super::literals::value_type(column.data_type()), &t)?;
-                compare_bits(column, CompareOp::Equal, &literal)
-            }
-            LikePattern::StartsWith(t) => kernel(column, &t, like::starts_with),
-            LikePattern::EndsWith(t) => kernel(column, &t, like::ends_with),
-            LikePattern::Contains(t) => kernel(column, &t, like::contains),
+            LikePattern::Equal(t) => string_match(column, StringMatch::Equal, &t),
+            LikePattern::StartsWith(t) => string_match(column, StringMatch::StartsWith, &t),
+            LikePattern::EndsWith(t) => string_match(column, StringMatch::EndsWith, &t),
+            LikePattern::Contains(t) => string_match(column, StringMatch::Contains, &t),
             LikePattern::Any => Ok(BooleanBuffer::new_set(column.len())),
             LikePattern::Chain(chain) => per_value(column, &mut |values| matcher(values, &chain)),
         },
     }
-}
-
-type Kernel = fn(
-    &dyn arrow_array::Datum,
-    &dyn arrow_array::Datum,
-) -> Result<arrow_array::BooleanArray, ArrowError>;
-
-/// An arrow-string kernel on the stored values, the literal in their layout.
-fn kernel(column: &dyn Array, text: &str, f: Kernel) -> Result<BooleanBuffer, ArrowError> {
-    per_value(column, &mut |values| {
-        let literal = Scalar::new(per_layout(values.data_type(), text)?);
-        Ok(f(&values, &literal)?.values().clone())
-    })
-}
-
-/// `text` as a one-row array of string layout `t`.
-fn per_layout(t: &DataType, text: &str) -> Result<ArrayRef, ArrowError> {
-    Ok(match t {
-        DataType::Utf8 => Arc::new(StringArray::from(vec![text])),
-        DataType::LargeUtf8 => Arc::new(LargeStringArray::from(vec![text])),
-        DataType::Utf8View => Arc::new(StringViewArray::from(vec![text])),
-        t => {
-            return Err(ArrowError::InvalidArgumentError(format!(
-                "a string function needs a string column, got {t}"
-            )))
-        }
-    })
 }
 
 /// The general Like matcher over every stored value.

@@ -170,6 +170,7 @@ pub(crate) fn resolve<'p>(
                     kind: Kind::Constant(u8::from(leaf.function == Function::AlwaysTrue)),
                     columns: vec![],
                     reads_bytes: false,
+                    may_fail: false,
                 });
             }
             let Transform::Field(field) = &leaf.transform else {

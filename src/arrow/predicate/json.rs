@@ -194,6 +194,11 @@ fn function_name(function: Function) -> &'static str {
         NotEndsWith => "NOT_ENDS_WITH",
         NotContains => "NOT_CONTAINS",
         NotLike => "NOT_LIKE",
+        AlwaysTrue => "TRUE",
+        AlwaysFalse => "FALSE",
+        ArrayContains => "ARRAY_CONTAINS",
+        ArrayContainsAll => "ARRAY_CONTAINS_ALL",
+        ArraysOverlap => "ARRAYS_OVERLAP",
     }
 }
 
@@ -206,9 +211,19 @@ fn function_of(name: &str) -> Option<Function> {
 }
 
 /// The type of a leaf's literals when its transform's values have type
-/// `output`: the value type of a dictionary or run-end column.
-fn literal_type(_function: Function, output: &DataType) -> DataType {
-    value_type(output).clone()
+/// `output`: the value type of a dictionary or run-end column, and the
+/// element type of a list for the array functions.
+fn literal_type(function: Function, output: &DataType) -> DataType {
+    let output = value_type(output);
+    match (function, output) {
+        (
+            Function::ArrayContains | Function::ArrayContainsAll | Function::ArraysOverlap,
+            DataType::List(element)
+            | DataType::LargeList(element)
+            | DataType::FixedSizeList(element, _),
+        ) => value_type(element.data_type()).clone(),
+        _ => output.clone(),
+    }
 }
 
 const TRANSFORMS: &str =

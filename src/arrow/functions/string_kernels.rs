@@ -1,0 +1,509 @@
+//! The crate's own string kernels: `=`, StartsWith, EndsWith and Contains
+//! of a string column against one literal, 64 rows to a `u64` word of the
+//! result bitmap.
+//!
+//! Each kernel decides most rows from cheap data and touches the bytes only
+//! for candidates:
+//!
+//! - **Utf8 / LargeUtf8**: the lengths come from the offsets first (`=`
+//!   wants the literal's length, the prefix and suffix tests at least it), a
+//!   whole word of 64 rows at a time, which LLVM vectorises. Each candidate
+//!   then compares its first (or last) 8 bytes with the literal's as one
+//!   masked `u64` load, and only the survivors compare the rest. A load
+//!   never reads outside the values buffer: a buffer imported through the C
+//!   Data Interface has no padding, so a prefix load that would run past the
+//!   end (the last rows) and a suffix load that would start before the
+//!   buffer (the first bytes) compare slices instead.
+//! - **Utf8View**: a view holds the length and the first 4 bytes inline, and
+//!   a string of at most 12 bytes whole. StartsWith with a prefix of at most
+//!   4 bytes is decided from the view alone; longer prefixes of inline
+//!   strings from the view, out-of-line candidates from the data buffer.
+//!   EndsWith reads the bytes of the rows long enough only. `=` and Contains
+//!   on views run arrow-rs's kernels (arrow-ord `eq`, arrow-string
+//!   `contains`): ours measured slower there (docs/strings.md).
+//! - **Contains** over Utf8 / LargeUtf8 searches the values buffer once with
+//!   a `memmem` finder (as ClickHouse searches a whole column's chars) and
+//!   maps each match to its row through the offsets, galloping forward from
+//!   the last row. A match that runs past its row's end spans two rows and
+//!   does not count; the search resumes at the next row, since no later
+//!   match in the same row could fit either.
+//!
+//! Dictionaries and run-end encodings go through
+//! [`per_value`](super::logical::per_value): the kernel runs once on the
+//! stored values, then the bits are mapped through the keys or runs.
+//! All comparisons are byte-wise, as Paimon's: a prefix that ends inside a
+//! multi-byte character matches no valid UTF-8 string, as it should.
+
+use super::logical::per_value;
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, OffsetSizeTrait, Scalar, StringViewArray};
+use arrow_buffer::{BooleanBuffer, Buffer};
+use arrow_schema::{ArrowError, DataType};
+use memchr::memmem::Finder;
+use std::format;
+use std::vec;
+use std::vec::Vec;
+
+/// What a string kernel tests of each row against the literal.
+///
+/// # Examples
+///
+/// ```
+/// use arrow_array::StringArray;
+/// use bitbytes::arrow::{string_match, StringMatch};
+///
+/// let column = StringArray::from(vec![Some("apple"), None, Some("grape")]);
+/// let bits = string_match(&column, StringMatch::EndsWith, "pe")?;
+/// assert!(!bits.value(0) && bits.value(2));
+/// # Ok::<(), arrow_schema::ArrowError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StringMatch {
+    /// The row equals the literal.
+    Equal,
+    /// The row starts with the literal (every row starts with `""`).
+    StartsWith,
+    /// The row ends with the literal (every row ends with `""`).
+    EndsWith,
+    /// The literal occurs in the row (every row contains `""`).
+    Contains,
+}
+
+impl StringMatch {
+    /// Every test, in declaration order.
+    pub const ALL: [StringMatch; 4] = [
+        StringMatch::Equal,
+        StringMatch::StartsWith,
+        StringMatch::EndsWith,
+        StringMatch::Contains,
+    ];
+}
+
+/// `test(column[i], literal)` for every row of a string column, one bit per
+/// row; **the bits of null rows are unspecified** (apply the column's
+/// [`Array::logical_nulls`]).
+///
+/// The column is Utf8, LargeUtf8 or Utf8View, or a dictionary or run-end
+/// encoding of one; a dictionary is tested once per dictionary value. The
+/// comparison is byte-wise. This is the kernel behind the string leaves of
+/// [`Function`](crate::arrow::Function) and the string `=` / `<>` of
+/// [`NullFalseLeafBinaryFunction`](crate::arrow::NullFalseLeafBinaryFunction).
+///
+/// # Errors
+///
+/// [`ArrowError::InvalidArgumentError`] when the column's values are not
+/// strings.
+///
+/// # Examples
+///
+/// ```
+/// use arrow_array::{Array, StringViewArray};
+/// use bitbytes::arrow::{string_match, StringMatch};
+///
+/// let column = StringViewArray::from(vec!["https://a.example/x", "http://b", "https"]);
+/// let bits = string_match(&column.slice(1, 2), StringMatch::StartsWith, "https")?;
+/// assert_eq!(bits.iter().collect::<Vec<_>>(), [false, true]);
+/// # Ok::<(), arrow_schema::ArrowError>(())
+/// ```
+pub fn string_match(
+    column: &dyn Array,
+    test: StringMatch,
+    literal: &str,
+) -> Result<BooleanBuffer, ArrowError> {
+    per_value(column, &mut |values| flat(values, test, literal))
+}
+
+/// The kernel on a flat string array.
+fn flat(values: &dyn Array, test: StringMatch, literal: &str) -> Result<BooleanBuffer, ArrowError> {
+    let lit = literal.as_bytes();
+    Ok(match values.data_type() {
+        DataType::Utf8 => {
+            let a = values.as_string::<i32>();
+            offsets_kernel(a.value_offsets(), a.values().as_slice(), test, lit)
+        }
+        DataType::LargeUtf8 => {
+            let a = values.as_string::<i64>();
+            offsets_kernel(a.value_offsets(), a.values().as_slice(), test, lit)
+        }
+        DataType::Utf8View => {
+            let a = values.as_string_view();
+            view_kernel(a, test, literal)?
+        }
+        t => {
+            return Err(ArrowError::InvalidArgumentError(format!(
+                "a string kernel needs a string column (Utf8, LargeUtf8 or Utf8View), got {t}"
+            )))
+        }
+    })
+}
+
+/// A bitmap of `len` bits built a word at a time: `word(base, k)` gives the
+/// bits of rows `base..base + k` (`k` is 64 but for the last word).
+#[inline(always)]
+fn words(len: usize, mut word: impl FnMut(usize, usize) -> u64) -> BooleanBuffer {
+    let mut out = Vec::with_capacity(len.div_ceil(64));
+    let mut base = 0;
+    while base < len {
+        let k = (len - base).min(64);
+        out.push(word(base, k));
+        base += 64;
+    }
+    BooleanBuffer::new(Buffer::from_vec(out), 0, len)
+}
+
+/// Clears the bits of `m` whose row (bit index) fails `keep`, visiting only
+/// the set bits.
+#[inline(always)]
+fn refine(m: u64, mut keep: impl FnMut(usize) -> bool) -> u64 {
+    let mut out = m;
+    let mut rest = m;
+    while rest != 0 {
+        let j = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if !keep(j) {
+            out &= !(1u64 << j);
+        }
+    }
+    out
+}
+
+/// The literal's first and last (up to) 8 bytes as masked words.
+#[derive(Debug, Clone, Copy)]
+struct Ends {
+    /// The first `min(len, 8)` bytes, little-endian, zero above.
+    head: u64,
+    head_mask: u64,
+    /// The last `min(len, 8)` bytes in the high bytes of a word: compared
+    /// with the 8 bytes that end where the row ends.
+    tail: u64,
+    tail_mask: u64,
+}
+
+impl Ends {
+    fn new(lit: &[u8]) -> Self {
+        let k = lit.len().min(8);
+        let mut head = [0u8; 8];
+        head[..k].copy_from_slice(&lit[..k]);
+        let mut tail = [0u8; 8];
+        tail[8 - k..].copy_from_slice(&lit[lit.len() - k..]);
+        let head_mask = low_bytes_mask(k);
+        Self {
+            head: u64::from_le_bytes(head),
+            head_mask,
+            tail: u64::from_le_bytes(tail),
+            tail_mask: head_mask.reverse_bits(),
+        }
+    }
+}
+
+/// A `u64` with its low `k` bytes set (`k <= 8`).
+fn low_bytes_mask(k: usize) -> u64 {
+    if k >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * k)) - 1
+    }
+}
+
+/// A little-endian `u64` from 8 bytes.
+#[inline(always)]
+fn load(b: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[..8]);
+    u64::from_le_bytes(w)
+}
+
+/// `a == b` for slices of equal length: 8 bytes per compare, the last word
+/// overlapping; a byte loop below 8. Cheaper than a `memcmp` call on the
+/// short remainders this sees.
+#[inline(always)]
+fn eq_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    debug_assert_eq!(n, b.len());
+    if n < 8 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    let mut i = 0;
+    while i + 8 < n {
+        if load(&a[i..]) != load(&b[i..]) {
+            return false;
+        }
+        i += 8;
+    }
+    load(&a[n - 8..]) == load(&b[n - 8..])
+}
+
+/// Whether `values[start..]` begins with `lit` (the caller checked that the
+/// row is at least as long, so `start + lit.len() <= values.len()`).
+#[inline(always)]
+fn prefix_eq(values: &[u8], start: usize, lit: &[u8], ends: &Ends) -> bool {
+    let l = lit.len();
+    match values.get(start..start + 8) {
+        Some(w) => {
+            if load(w) & ends.head_mask != ends.head {
+                return false;
+            }
+            l <= 8 || eq_bytes(&values[start + 8..start + l], &lit[8..])
+        }
+        // The last bytes of the buffer: no 8-byte load fits.
+        None => eq_bytes(&values[start..start + l], lit),
+    }
+}
+
+/// Whether `values[..end]` ends with `lit` (the caller checked
+/// `lit.len() <= end`).
+#[inline(always)]
+fn suffix_eq(values: &[u8], end: usize, lit: &[u8], ends: &Ends) -> bool {
+    let l = lit.len();
+    if end >= 8 {
+        if load(&values[end - 8..end]) & ends.tail_mask != ends.tail {
+            return false;
+        }
+        l <= 8 || eq_bytes(&values[end - l..end - 8], &lit[..l - 8])
+    } else {
+        // The first bytes of the buffer: no 8-byte load ending at `end` fits.
+        eq_bytes(&values[end - l..end], lit)
+    }
+}
+
+/// The bits of rows `base..base + k` whose length (from the offsets)
+/// passes `f`: one subtraction and compare per row, vectorised for whole
+/// words.
+#[inline(always)]
+fn len_mask<O: OffsetSizeTrait>(
+    offsets: &[O],
+    base: usize,
+    k: usize,
+    f: impl Fn(O) -> bool,
+) -> u64 {
+    let mut m = 0u64;
+    if k == 64 {
+        let w: &[O; 65] = offsets[base..base + 65].try_into().expect("65 offsets");
+        for j in 0..64 {
+            m |= u64::from(f(w[j + 1] - w[j])) << j;
+        }
+    } else {
+        for j in 0..k {
+            m |= u64::from(f(offsets[base + j + 1] - offsets[base + j])) << j;
+        }
+    }
+    m
+}
+
+/// `=`, StartsWith, EndsWith or Contains over offsets and values: the
+/// offsets of the (possibly sliced) rows, `len + 1` of them, and the whole
+/// values buffer they index.
+fn offsets_kernel<O: OffsetSizeTrait>(
+    offsets: &[O],
+    values: &[u8],
+    test: StringMatch,
+    lit: &[u8],
+) -> BooleanBuffer {
+    let len = offsets.len().saturating_sub(1);
+    if len == 0 {
+        return BooleanBuffer::new_unset(0);
+    }
+    if lit.is_empty() && test != StringMatch::Equal {
+        return BooleanBuffer::new_set(len);
+    }
+    let Some(l) = O::from_usize(lit.len()) else {
+        // Longer than any row can be.
+        return BooleanBuffer::new_unset(len);
+    };
+    let ends = Ends::new(lit);
+    let start = |i: usize| offsets[i].as_usize();
+    match test {
+        StringMatch::Equal if lit.is_empty() => {
+            words(len, |base, k| len_mask(offsets, base, k, |n| n == l))
+        }
+        StringMatch::Equal => words(len, |base, k| {
+            let m = len_mask(offsets, base, k, |n| n == l);
+            refine(m, |j| prefix_eq(values, start(base + j), lit, &ends))
+        }),
+        StringMatch::StartsWith => words(len, |base, k| {
+            let m = len_mask(offsets, base, k, |n| n >= l);
+            refine(m, |j| prefix_eq(values, start(base + j), lit, &ends))
+        }),
+        StringMatch::EndsWith => words(len, |base, k| {
+            let m = len_mask(offsets, base, k, |n| n >= l);
+            refine(m, |j| suffix_eq(values, start(base + j + 1), lit, &ends))
+        }),
+        StringMatch::Contains => contains_offsets(offsets, values, lit),
+    }
+}
+
+/// The row `r >= row` whose bytes hold position `p`: the first with
+/// `offsets[r + 1] > p`. `p` is below `offsets[len]`. Gallops from `row`,
+/// so a scan over increasing positions costs little when matches are
+/// dense and a binary search's worth when they are sparse.
+#[inline(always)]
+fn row_of<O: OffsetSizeTrait>(offsets: &[O], row: usize, p: usize) -> usize {
+    let len = offsets.len() - 1;
+    if offsets[row + 1].as_usize() > p {
+        return row;
+    }
+    // offsets[lo + 1] <= p, and the answer is in lo + 1..=hi.
+    let mut lo = row;
+    let mut step = 1;
+    let mut hi = lo + 1;
+    while hi < len - 1 && offsets[hi + 1].as_usize() <= p {
+        lo = hi;
+        step *= 2;
+        hi = (lo + step).min(len - 1);
+    }
+    lo + 1 + offsets[lo + 2..=hi + 1].partition_point(|o| o.as_usize() <= p)
+}
+
+/// Contains over offsets and values: one `memmem` search of the rows'
+/// bytes, each match mapped to its row. `lit` is not empty.
+fn contains_offsets<O: OffsetSizeTrait>(offsets: &[O], values: &[u8], lit: &[u8]) -> BooleanBuffer {
+    let len = offsets.len() - 1;
+    let mut out = vec![0u64; len.div_ceil(64)];
+    let finder = Finder::new(lit);
+    let last = offsets[len].as_usize();
+    let mut pos = offsets[0].as_usize();
+    let mut row = 0;
+    while pos < last {
+        let Some(at) = finder.find(&values[pos..last]) else {
+            break;
+        };
+        let p = pos + at;
+        row = row_of(offsets, row, p);
+        let end = offsets[row + 1].as_usize();
+        if p + lit.len() <= end {
+            out[row / 64] |= 1u64 << (row % 64);
+        }
+        // Either the row matched, or this match spans into the next row and
+        // every later one starting in this row would too.
+        pos = end;
+        row += 1;
+    }
+    BooleanBuffer::new(Buffer::from_vec(out), 0, len)
+}
+
+/// The length of a view.
+#[inline(always)]
+fn view_len(v: u128) -> usize {
+    v as u32 as usize
+}
+
+/// The bytes of an out-of-line view (length above 12).
+#[inline(always)]
+fn out_of_line(v: u128, buffers: &[Buffer]) -> &[u8] {
+    let n = view_len(v);
+    let buffer = (v >> 64) as u32 as usize;
+    let offset = (v >> 96) as u32 as usize;
+    &buffers[buffer].as_slice()[offset..offset + n]
+}
+
+/// The longest string a view holds inline.
+const INLINE: usize = 12;
+
+/// The bits of views `base..base + k` that pass `f`.
+#[inline(always)]
+fn view_mask(views: &[u128], base: usize, k: usize, f: impl Fn(u128) -> bool) -> u64 {
+    let mut m = 0u64;
+    if k == 64 {
+        let w: &[u128; 64] = views[base..base + 64].try_into().expect("64 views");
+        for (j, &v) in w.iter().enumerate() {
+            m |= u64::from(f(v)) << j;
+        }
+    } else {
+        for (j, &v) in views[base..base + k].iter().enumerate() {
+            m |= u64::from(f(v)) << j;
+        }
+    }
+    m
+}
+
+/// `=`, StartsWith, EndsWith or Contains over string views.
+fn view_kernel(
+    array: &StringViewArray,
+    test: StringMatch,
+    literal: &str,
+) -> Result<BooleanBuffer, ArrowError> {
+    let (views, buffers, lit) = (
+        array.views().as_ref(),
+        array.data_buffers(),
+        literal.as_bytes(),
+    );
+    let len = views.len();
+    let l = lit.len();
+    if l == 0 && test != StringMatch::Equal {
+        return Ok(BooleanBuffer::new_set(len));
+    }
+    if l > u32::MAX as usize {
+        return Ok(BooleanBuffer::new_unset(len));
+    }
+    // The literal as a view: its length, then its first 12 bytes.
+    let mut inline = [0u8; 16];
+    inline[..4].copy_from_slice(&(l as u32).to_le_bytes());
+    let k = l.min(INLINE);
+    inline[4..4 + k].copy_from_slice(&lit[..k]);
+    let lit_view = u128::from_le_bytes(inline);
+    // Masks of the length and the first `n` data bytes of a view.
+    let data_mask = |n: usize| -> u128 { ((1u128 << (8 * n)) - 1) << 32 };
+    let ends = Ends::new(lit);
+    Ok(match test {
+        // Measured slower than arrow-rs's kernels (docs/strings.md): `=`
+        // (arrow-ord compares whole views, vectorised) and Contains (row by
+        // row either way) run arrow-rs's kernel on views.
+        StringMatch::Equal | StringMatch::Contains => {
+            let scalar = Scalar::new(StringViewArray::from(vec![literal]));
+            let result = match test {
+                StringMatch::Equal => arrow_ord::cmp::eq(array, &scalar)?,
+                _ => arrow_string::like::contains(array, &scalar)?,
+            };
+            result.values().clone()
+        }
+        StringMatch::StartsWith => {
+            // Length at least `l` and the inline prefix; decided here for
+            // prefixes of at most 4 bytes.
+            let mask = data_mask(l.min(4));
+            let want = lit_view & mask;
+            let lit_len = l as u32;
+            let decided = l <= 4;
+            let rest_mask = data_mask(k);
+            words(len, |base, k| {
+                let m = view_mask(views, base, k, |v| v as u32 >= lit_len && v & mask == want);
+                if decided {
+                    return m;
+                }
+                refine(m, |j| {
+                    let v = views[base + j];
+                    if view_len(v) <= INLINE {
+                        v & rest_mask == lit_view & rest_mask
+                    } else {
+                        prefix_eq(out_of_line(v, buffers), 0, lit, &ends)
+                    }
+                })
+            })
+        }
+        StringMatch::EndsWith => {
+            long_enough(views, buffers, l, |s| suffix_eq(s, s.len(), lit, &ends))
+        }
+    })
+}
+
+/// The views at least `l` bytes long whose bytes pass `test`.
+#[inline(always)]
+fn long_enough(
+    views: &[u128],
+    buffers: &[Buffer],
+    l: usize,
+    test: impl Fn(&[u8]) -> bool,
+) -> BooleanBuffer {
+    let lit_len = l as u32;
+    words(views.len(), |base, k| {
+        let m = view_mask(views, base, k, |v| v as u32 >= lit_len);
+        refine(m, |j| {
+            let v = views[base + j];
+            let n = view_len(v);
+            if n <= INLINE {
+                test(&v.to_le_bytes()[4..4 + n])
+            } else {
+                test(out_of_line(v, buffers))
+            }
+        })
+    })
+}
