@@ -618,3 +618,36 @@ fn timestamp_nanos(v: &Value) -> i128 {
         other => panic!("timestamp {other}"),
     }
 }
+
+/// The min or the max (`which`) of field `i` over the case's statistics
+/// entries, as a column of the field's type in `layout` (a dictionary
+/// field's statistics have the dictionary's value type).
+pub fn stats_column(case: &Value, i: usize, which: &str, layout: StringLayout) -> Result<ArrayRef, String> {
+    let t = paimon_type(&case["schema"][i]["type"])?;
+    let entries = case["stats"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let values: Vec<&Value> = entries.iter().map(|s| &s[which][i]).collect();
+    let layout = match layout {
+        StringLayout::Dictionary => StringLayout::Utf8,
+        other => other,
+    };
+    Ok(column(&t, &values, layout))
+}
+
+/// The row counts of the case's statistics entries.
+pub fn stats_row_counts(case: &Value) -> Vec<u64> {
+    let entries = case["stats"].as_array().map(Vec::as_slice).unwrap_or_default();
+    entries
+        .iter()
+        .map(|s| s["rowCount"].as_u64().expect("rowCount"))
+        .collect()
+}
+
+/// The null counts of field `i` over the case's statistics entries (`None`:
+/// unknown).
+pub fn stats_null_counts(case: &Value, i: usize) -> Vec<Option<u64>> {
+    let entries = case["stats"].as_array().map(Vec::as_slice).unwrap_or_default();
+    entries
+        .iter()
+        .map(|s| s["nullCounts"].get(i).and_then(Value::as_u64))
+        .collect()
+}
