@@ -12,8 +12,8 @@
 #![allow(dead_code)]
 
 use arrow_array::builder::{
-    BinaryBuilder, BooleanBuilder, Decimal128Builder, Float32Builder, Float64Builder,
-    Int16Builder, Int32Builder, Int64Builder, Int8Builder,
+    BinaryBuilder, BooleanBuilder, Decimal128Builder, Float32Builder, Float64Builder, Int16Builder,
+    Int32Builder, Int64Builder, Int8Builder,
 };
 use arrow_array::types::Int32Type;
 use arrow_array::{
@@ -384,9 +384,9 @@ pub fn column(t: &PaimonType, values: &[&Value], layout: StringLayout) -> ArrayR
         }
         R::Binary(_) | R::VarBinary(_) => {
             let mut b = BinaryBuilder::new();
-            values.iter().for_each(|v| {
-                b.append_option((!null(v)).then(|| hex(v.as_str().expect("hex"))))
-            });
+            values
+                .iter()
+                .for_each(|v| b.append_option((!null(v)).then(|| hex(v.as_str().expect("hex")))));
             Arc::new(b.finish())
         }
         R::Date => Arc::new(Date32Array::from(
@@ -433,7 +433,10 @@ pub fn column(t: &PaimonType, values: &[&Value], layout: StringLayout) -> ArrayR
                 ),
                 _ => Arc::new(
                     TimestampNanosecondArray::from(
-                        nanos.iter().map(|n| n.map(|n| n as i64)).collect::<Vec<_>>(),
+                        nanos
+                            .iter()
+                            .map(|n| n.map(|n| n as i64))
+                            .collect::<Vec<_>>(),
                     )
                     .with_timezone_opt(tz),
                 ),
@@ -475,7 +478,9 @@ pub fn string_column(strings: &[Option<String>], layout: StringLayout) -> ArrayR
         StringLayout::Utf8 => Arc::new(StringArray::from(refs)),
         StringLayout::LargeUtf8 => Arc::new(LargeStringArray::from(refs)),
         StringLayout::Utf8View => Arc::new(StringViewArray::from(refs)),
-        StringLayout::Dictionary => Arc::new(refs.into_iter().collect::<DictionaryArray<Int32Type>>()),
+        StringLayout::Dictionary => {
+            Arc::new(refs.into_iter().collect::<DictionaryArray<Int32Type>>())
+        }
     }
 }
 
@@ -529,9 +534,8 @@ fn to_f32(v: &Value) -> f32 {
 fn string(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
-        Value::Object(o) => {
-            String::from_utf8(hex(o["hex"].as_str().expect("hex"))).expect("valid UTF-8 in test data")
-        }
+        Value::Object(o) => String::from_utf8(hex(o["hex"].as_str().expect("hex")))
+            .expect("valid UTF-8 in test data"),
         other => panic!("string {other}"),
     }
 }
@@ -555,7 +559,10 @@ fn decimal(v: &Value, scale: u8) -> i128 {
         None => (false, text.trim_start_matches('+').to_string()),
     };
     let (int, frac) = digits.split_once('.').unwrap_or((&digits, ""));
-    assert!(frac.len() <= scale as usize, "decimal {text} has more than {scale} digits");
+    assert!(
+        frac.len() <= scale as usize,
+        "decimal {text} has more than {scale} digits"
+    );
     let mut unscaled: i128 = 0;
     for c in int.chars().chain(frac.chars()) {
         unscaled = unscaled * 10 + c.to_digit(10).expect("digit") as i128;
@@ -583,7 +590,10 @@ pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 }
 
 fn days_from_iso(s: &str) -> i32 {
-    let parts: Vec<i64> = s.split('-').map(|p| p.parse().expect("date part")).collect();
+    let parts: Vec<i64> = s
+        .split('-')
+        .map(|p| p.parse().expect("date part"))
+        .collect();
     days_from_civil(parts[0], parts[1], parts[2]) as i32
 }
 
@@ -622,9 +632,17 @@ fn timestamp_nanos(v: &Value) -> i128 {
 /// The min or the max (`which`) of field `i` over the case's statistics
 /// entries, as a column of the field's type in `layout` (a dictionary
 /// field's statistics have the dictionary's value type).
-pub fn stats_column(case: &Value, i: usize, which: &str, layout: StringLayout) -> Result<ArrayRef, String> {
+pub fn stats_column(
+    case: &Value,
+    i: usize,
+    which: &str,
+    layout: StringLayout,
+) -> Result<ArrayRef, String> {
     let t = paimon_type(&case["schema"][i]["type"])?;
-    let entries = case["stats"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let entries = case["stats"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
     let values: Vec<&Value> = entries.iter().map(|s| &s[which][i]).collect();
     let layout = match layout {
         StringLayout::Dictionary => StringLayout::Utf8,
@@ -635,7 +653,10 @@ pub fn stats_column(case: &Value, i: usize, which: &str, layout: StringLayout) -
 
 /// The row counts of the case's statistics entries.
 pub fn stats_row_counts(case: &Value) -> Vec<u64> {
-    let entries = case["stats"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let entries = case["stats"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
     entries
         .iter()
         .map(|s| s["rowCount"].as_u64().expect("rowCount"))
@@ -645,7 +666,10 @@ pub fn stats_row_counts(case: &Value) -> Vec<u64> {
 /// The null counts of field `i` over the case's statistics entries (`None`:
 /// unknown).
 pub fn stats_null_counts(case: &Value, i: usize) -> Vec<Option<u64>> {
-    let entries = case["stats"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let entries = case["stats"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
     entries
         .iter()
         .map(|s| s["nullCounts"].get(i).and_then(Value::as_u64))

@@ -26,7 +26,8 @@
 //! `?` where none is listed) for review.
 #![cfg(feature = "json")]
 
-#[path = "support/paimon_case.rs"]
+// Moved to tests/paimon_oracle.rs once `json` is on main: then this path is "support/paimon_case.rs".
+#[path = "../support/paimon_case.rs"]
 mod paimon_case;
 
 use arrow_array::RecordBatch;
@@ -187,7 +188,8 @@ fn parse_all(case: &Case) -> Vec<(RecordBatch, Result<Predicate, String>)> {
             Err(why) => {
                 // The schema has a type the crate does not read: nothing to
                 // evaluate, and the predicate is rejected.
-                let empty = RecordBatch::new_empty(std::sync::Arc::new(arrow_schema::Schema::empty()));
+                let empty =
+                    RecordBatch::new_empty(std::sync::Arc::new(arrow_schema::Schema::empty()));
                 out.push((empty, Err(why)));
                 break;
             }
@@ -246,7 +248,10 @@ fn check_case(case: &Case, found: &mut Found) {
             ("rows", _, Ok(bytes)) => {
                 differ(
                     Aspect::Rows,
-                    format!("Java: {}; crate answered {bytes:?}", java_error.unwrap_or("?")),
+                    format!(
+                        "Java: {}; crate answered {bytes:?}",
+                        java_error.unwrap_or("?")
+                    ),
                 );
                 break;
             }
@@ -263,13 +268,19 @@ fn check_case(case: &Case, found: &mut Found) {
                 if &want != bytes {
                     differ(
                         Aspect::Rows,
-                        format!("{:?}: Java {want:?}, crate {bytes:?}", b.schema().field(0).data_type()),
+                        format!(
+                            "{:?}: Java {want:?}, crate {bytes:?}",
+                            b.schema().field(0).data_type()
+                        ),
                     );
                     break;
                 }
             }
             (_, _, Err(e)) => {
-                differ(Aspect::Rows, format!("Java answered {:?}; crate: {e}", expected["rows"]));
+                differ(
+                    Aspect::Rows,
+                    format!("Java answered {:?}; crate: {e}", expected["rows"]),
+                );
                 break;
             }
             (_, None, Ok(_)) => panic!("{}: answer without rows", case.id),
@@ -289,12 +300,18 @@ fn check_case(case: &Case, found: &mut Found) {
             (Some(n), true) => {
                 differ(
                     Aspect::Negate,
-                    format!("Java cannot negate; crate negates to {}", show(&n.to_paimon_json(&b.schema()))),
+                    format!(
+                        "Java cannot negate; crate negates to {}",
+                        show(&n.to_paimon_json(&b.schema()))
+                    ),
                 );
                 break;
             }
             (None, false) => {
-                differ(Aspect::Negate, format!("Java negates to {java_negate}; crate cannot"));
+                differ(
+                    Aspect::Negate,
+                    format!("Java negates to {java_negate}; crate cannot"),
+                );
                 break;
             }
             (Some(n), false) => {
@@ -304,7 +321,10 @@ fn check_case(case: &Case, found: &mut Found) {
                 let same = match &got {
                     Ok(bytes) => {
                         !java_throws
-                            && want.iter().map(|r| *r.as_ref().expect("bool")).eq(bytes.iter().copied())
+                            && want
+                                .iter()
+                                .map(|r| *r.as_ref().expect("bool"))
+                                .eq(bytes.iter().copied())
                     }
                     Err(_) => java_throws,
                 };
@@ -319,7 +339,10 @@ fn check_case(case: &Case, found: &mut Found) {
                     let want = case.expected_raw("negate").expect("negate");
                     let got = n.to_paimon_json(&b.schema());
                     if got.as_ref().ok() != Some(&want) {
-                        differ(Aspect::NegateJson, format!("Java {want}\ncrate {}", show(&got)));
+                        differ(
+                            Aspect::NegateJson,
+                            format!("Java {want}\ncrate {}", show(&got)),
+                        );
                     }
                 }
             }
@@ -337,10 +360,16 @@ fn check_case(case: &Case, found: &mut Found) {
 
 /// The listed differences: `id<TAB>aspect<TAB>reason` lines, `#` comments.
 fn listed() -> BTreeMap<(String, Aspect), Reason> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/paimon/differences.tsv");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/paimon/differences.tsv"
+    );
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let mut out = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
         let mut cols = line.split('\t');
         let (id, aspect, reason) = (
             cols.next().expect("id"),
@@ -352,7 +381,10 @@ fn listed() -> BTreeMap<(String, Aspect), Reason> {
             .find(|a| a.name() == aspect)
             .unwrap_or_else(|| panic!("differences.tsv: unknown aspect {aspect:?}"));
         let old = out.insert((id.to_string(), aspect), Reason::parse(reason));
-        assert!(old.is_none(), "differences.tsv: {id} {aspect:?} listed twice");
+        assert!(
+            old.is_none(),
+            "differences.tsv: {id} {aspect:?} listed twice"
+        );
     }
     out
 }
@@ -369,7 +401,12 @@ fn paimon_java_agrees() {
             assert!(case.id.starts_with(&format!("{group}/")), "{}", case.id);
             check_case(case, &mut found);
         }
-        writeln!(summary, "{group}: {count} cases, {} differences", found.len() - before).unwrap();
+        writeln!(
+            summary,
+            "{group}: {count} cases, {} differences",
+            found.len() - before
+        )
+        .unwrap();
     }
     let listed = listed();
     if let Ok(path) = std::env::var("PAIMON_ORACLE_DUMP") {
