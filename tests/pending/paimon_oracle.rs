@@ -1,0 +1,446 @@
+//! Apache Paimon's own answers, checked against the crate.
+//!
+//! `tests/data/paimon/` holds cases (a schema, a Paimon predicate JSON, rows,
+//! statistics) and what Paimon's Java code answered for each (revision and
+//! how to regenerate: `tests/data/paimon/README.md`). For every case this
+//! test parses the predicate with [`Predicate::from_paimon_json`], evaluates
+//! it on the rows in every string layout, negates it, writes it back with
+//! [`Predicate::to_paimon_json`], and compares each answer with Java's:
+//!
+//! - Java parsed the predicate: the crate must parse it too, select the same
+//!   rows, negate to a predicate that selects the same rows, and write the
+//!   same bytes Java wrote (`"json"`, and `"negate"` for the negation).
+//! - Java failed (at parse, or on a row): the crate must fail too, at parse
+//!   or at evaluation.
+//!
+//! Where the crate deliberately answers otherwise (the contract,
+//! `../shared/SEMANTICS.md`, lists each such rule), the case id, the aspect
+//! that differs and the reason are listed in
+//! `tests/data/paimon/differences.tsv`; the reasons are the variants of
+//! [`Reason`], each documented below. A difference that is not listed fails
+//! the test, and so does a listed one that no longer occurs, so the list is
+//! exactly the set of differences. The number of cases per group is asserted,
+//! so the test cannot pass on an empty or truncated data set.
+//!
+//! `PAIMON_ORACLE_DUMP=<file>` writes every difference found (with reason
+//! `?` where none is listed) for review.
+#![cfg(feature = "json")]
+
+// Moved to tests/paimon_oracle.rs once `json` is on main: then this path is "support/paimon_case.rs".
+#[path = "../support/paimon_case.rs"]
+mod paimon_case;
+
+use arrow_array::RecordBatch;
+use arrow_schema::ArrowError;
+use arrow_select::concat::concat_batches;
+use bitbytes::arrow::Predicate;
+use paimon_case::{batch, read_cases, Case, StringLayout};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// The groups and how many cases each must hold.
+const GROUPS: [(&str, usize); 6] = [
+    ("leaves", 1111),
+    ("transforms", 2048),
+    ("constants", 21),
+    ("arrays", 293),
+    ("stats", 537),
+    ("json", 335),
+];
+
+/// Every string layout a case is evaluated in.
+const LAYOUTS: [StringLayout; 4] = [
+    StringLayout::Utf8,
+    StringLayout::LargeUtf8,
+    StringLayout::Utf8View,
+    StringLayout::Dictionary,
+];
+
+/// What of a case is compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Aspect {
+    /// Whether the predicate parses.
+    Parse,
+    /// The rows it selects, or whether evaluating it fails.
+    Rows,
+    /// Whether it negates, and the rows its negation selects.
+    Negate,
+    /// Its JSON, written back.
+    Json,
+    /// The JSON of its negation.
+    NegateJson,
+    /// Its statistics test.
+    Stats,
+}
+
+impl Aspect {
+    const ALL: [Aspect; 6] = [
+        Aspect::Parse,
+        Aspect::Rows,
+        Aspect::Negate,
+        Aspect::Json,
+        Aspect::NegateJson,
+        Aspect::Stats,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Aspect::Parse => "parse",
+            Aspect::Rows => "rows",
+            Aspect::Negate => "negate",
+            Aspect::Json => "json",
+            Aspect::NegateJson => "negate-json",
+            Aspect::Stats => "stats",
+        }
+    }
+}
+
+/// Why the crate deliberately answers otherwise than Paimon 5dacde5. Each
+/// is a rule of the contract (`../shared/SEMANTICS.md`) or of issue 17 / 18.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reason {
+    /// Java 5dacde5 cannot read DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ,
+    /// DECIMAL or BINARY literals (its literal reader only knows JSON
+    /// scalars). Newer Paimon (PR 9640) and older writers' encodings are
+    /// read by the crate ("Paimon predicate JSON", Literals).
+    LiteralEncoding,
+    /// A function of newer Paimon Java that 5dacde5 does not register:
+    /// IS_NAN (which Java writes but cannot read), NOT_STARTS_WITH,
+    /// NOT_ENDS_WITH, NOT_CONTAINS, NOT_LIKE; so StartsWith / EndsWith /
+    /// Contains / Like negate in the crate, and not in Java ("The other
+    /// leaf functions").
+    NewerFunction,
+    /// A literal outside its type's range or not of its type (`300` for
+    /// TINYINT, `1.7` or `2147483648` for INT): Java wraps or truncates it
+    /// silently, the crate rejects it ("Literals").
+    LiteralOutOfRange,
+    /// CAST of a null value: Java throws `NullPointerException`, the crate
+    /// keeps the null ("Transforms").
+    CastNull,
+    /// An empty AND / OR: Java reads it as TRUE / FALSE; in the crate an
+    /// empty And / Or is an error ("Predicates: And / Or trees").
+    EmptyCompound,
+    /// An invalid LIKE escape is an error whatever the data (the contract:
+    /// "an invalid predicate ... is an error whatever the data, even when
+    /// no row is left to test"); Java fails only when it tests a non-null
+    /// row.
+    EagerPattern,
+    /// A field reference is resolved by name; the crate writes the schema
+    /// position as `index`, Java the index it read ("Paimon predicate
+    /// JSON").
+    IndexFromSchema,
+}
+
+impl Reason {
+    fn parse(text: &str) -> Reason {
+        match text {
+            "literal-encoding" => Reason::LiteralEncoding,
+            "newer-function" => Reason::NewerFunction,
+            "literal-out-of-range" => Reason::LiteralOutOfRange,
+            "cast-null" => Reason::CastNull,
+            "empty-compound" => Reason::EmptyCompound,
+            "eager-pattern" => Reason::EagerPattern,
+            "index-from-schema" => Reason::IndexFromSchema,
+            other => panic!("differences.tsv: unknown reason {other:?}"),
+        }
+    }
+}
+
+/// A difference found on a case: the aspect and what each side answered.
+type Found = BTreeMap<(String, Aspect), String>;
+
+fn java_bools(v: &Value) -> Option<Vec<Result<u8, String>>> {
+    v.as_array().map(|a| {
+        a.iter()
+            .map(|b| match b {
+                Value::Bool(b) => Ok(*b as u8),
+                other => Err(other.as_str().unwrap_or("?").to_string()),
+            })
+            .collect()
+    })
+}
+
+fn show<T: std::fmt::Debug>(r: &Result<T, ArrowError>) -> String {
+    match r {
+        Ok(v) => format!("{v:?}"),
+        Err(e) => format!("Err({e})"),
+    }
+}
+
+/// The case's batch in every layout (each also sliced at a non-zero
+/// offset), and the predicate parsed against each batch's schema (`Err` with the reason when the crate cannot represent
+/// the schema or rejects the predicate).
+fn parse_all(case: &Case) -> Vec<(RecordBatch, Result<Predicate, String>)> {
+    let text = case.predicate_text();
+    let mut out = Vec::new();
+    for layout in LAYOUTS {
+        match batch(&case.case, layout) {
+            Ok(b) => {
+                let p = Predicate::from_paimon_json(&text, &b.schema()).map_err(|e| e.to_string());
+                // The same rows again at a non-zero offset: the batch twice,
+                // sliced to its second half.
+                let twice = concat_batches(&b.schema(), [&b, &b]).expect("concat");
+                let sliced = twice.slice(b.num_rows(), b.num_rows());
+                out.push((b, p.clone()));
+                out.push((sliced, p));
+            }
+            Err(why) => {
+                // The schema has a type the crate does not read: nothing to
+                // evaluate, and the predicate is rejected.
+                let empty =
+                    RecordBatch::new_empty(std::sync::Arc::new(arrow_schema::Schema::empty()));
+                out.push((empty, Err(why)));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Compares one case; returns the aspects that differ.
+fn check_case(case: &Case, found: &mut Found) {
+    let mut differ = |aspect: Aspect, detail: String| {
+        found.insert((case.id.clone(), aspect), detail);
+    };
+    let expected = &case.expected;
+    let java_error = expected.get("error").and_then(Value::as_str);
+    let java_where = expected.get("where").and_then(Value::as_str).unwrap_or("");
+    let parsed = parse_all(case);
+    let oks = parsed.iter().filter(|(_, p)| p.is_ok()).count();
+    if oks != 0 && oks != parsed.len() {
+        let errs: Vec<String> = parsed
+            .iter()
+            .filter_map(|(b, p)| p.as_ref().err().map(|e| format!("{:?}: {e}", b.schema())))
+            .collect();
+        differ(
+            Aspect::Parse,
+            format!("parses in some layouts only: {errs:?}"),
+        );
+        return;
+    }
+    if java_where == "parse" || java_where == "input" {
+        if oks != 0 {
+            differ(
+                Aspect::Parse,
+                format!("Java: {}; crate parsed it", java_error.unwrap_or("?")),
+            );
+        }
+        return;
+    }
+    if oks == 0 {
+        let e = parsed[0].1.as_ref().err().cloned().unwrap_or_default();
+        match java_where {
+            // Java failed later (a row, a statistic): failing at parse is
+            // failing too.
+            "rows" | "stats" => {}
+            _ => differ(Aspect::Parse, format!("crate: {e}; Java parsed it")),
+        }
+        return;
+    }
+
+    // Rows, in every layout.
+    let java_rows = java_bools(&expected["rows"]);
+    for (b, p) in &parsed {
+        let p = p.as_ref().expect("parsed");
+        let got = p.test(b);
+        match (java_where, &java_rows, &got) {
+            ("rows", _, Ok(bytes)) => {
+                differ(
+                    Aspect::Rows,
+                    format!(
+                        "Java: {}; crate answered {bytes:?}",
+                        java_error.unwrap_or("?")
+                    ),
+                );
+                break;
+            }
+            ("rows", _, Err(_)) => {}
+            ("stats", _, _) => {
+                assert!(
+                    case.case["rows"].as_array().is_none_or(Vec::is_empty),
+                    "{}: a case that fails in statistics must have no rows",
+                    case.id
+                );
+            }
+            (_, Some(want), Ok(bytes)) => {
+                let want: Vec<u8> = want.iter().map(|b| *b.as_ref().expect("bool")).collect();
+                if &want != bytes {
+                    differ(
+                        Aspect::Rows,
+                        format!(
+                            "{:?}: Java {want:?}, crate {bytes:?}",
+                            b.schema().field(0).data_type()
+                        ),
+                    );
+                    break;
+                }
+            }
+            (_, _, Err(e)) => {
+                differ(
+                    Aspect::Rows,
+                    format!("Java answered {:?}; crate: {e}", expected["rows"]),
+                );
+                break;
+            }
+            (_, None, Ok(_)) => panic!("{}: answer without rows", case.id),
+        }
+    }
+    if java_where == "rows" || java_where == "stats" {
+        // Java gave no rows, negation, JSON or statistics.
+        return;
+    }
+
+    // Negation, in every layout, and its JSON.
+    let java_negate = &expected["negate"];
+    for (i, (b, p)) in parsed.iter().enumerate() {
+        let p = p.as_ref().expect("parsed");
+        match (p.negate(), java_negate.is_null()) {
+            (None, true) => {}
+            (Some(n), true) => {
+                differ(
+                    Aspect::Negate,
+                    format!(
+                        "Java cannot negate; crate negates to {}",
+                        show(&n.to_paimon_json(&b.schema()))
+                    ),
+                );
+                break;
+            }
+            (None, false) => {
+                differ(
+                    Aspect::Negate,
+                    format!("Java negates to {java_negate}; crate cannot"),
+                );
+                break;
+            }
+            (Some(n), false) => {
+                let want = java_bools(&expected["negateRows"]).expect("negateRows");
+                let got = n.test(b);
+                let java_throws = want.iter().any(Result::is_err);
+                let same = match &got {
+                    Ok(bytes) => {
+                        !java_throws
+                            && want
+                                .iter()
+                                .map(|r| *r.as_ref().expect("bool"))
+                                .eq(bytes.iter().copied())
+                    }
+                    Err(_) => java_throws,
+                };
+                if !same {
+                    differ(
+                        Aspect::Negate,
+                        format!("Java {:?}; crate {}", expected["negateRows"], show(&got)),
+                    );
+                    break;
+                }
+                if i == 0 {
+                    let want = case.expected_raw("negate").expect("negate");
+                    let got = n.to_paimon_json(&b.schema());
+                    if got.as_ref().ok() != Some(&want) {
+                        differ(
+                            Aspect::NegateJson,
+                            format!("Java {want}\ncrate {}", show(&got)),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    // The JSON written back.
+    let (b, p) = &parsed[0];
+    let want = case.expected_raw("json").expect("json");
+    let got = p.as_ref().expect("parsed").to_paimon_json(&b.schema());
+    if got.as_ref().ok() != Some(&want) {
+        differ(Aspect::Json, format!("Java  {want}\ncrate {}", show(&got)));
+    }
+}
+
+/// The listed differences: `id<TAB>aspect<TAB>reason` lines, `#` comments.
+fn listed() -> BTreeMap<(String, Aspect), Reason> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/paimon/differences.tsv"
+    );
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut out = BTreeMap::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let mut cols = line.split('\t');
+        let (id, aspect, reason) = (
+            cols.next().expect("id"),
+            cols.next().expect("aspect"),
+            cols.next().expect("reason"),
+        );
+        let aspect = Aspect::ALL
+            .into_iter()
+            .find(|a| a.name() == aspect)
+            .unwrap_or_else(|| panic!("differences.tsv: unknown aspect {aspect:?}"));
+        let old = out.insert((id.to_string(), aspect), Reason::parse(reason));
+        assert!(
+            old.is_none(),
+            "differences.tsv: {id} {aspect:?} listed twice"
+        );
+    }
+    out
+}
+
+#[test]
+fn paimon_java_agrees() {
+    let mut found = Found::new();
+    let mut summary = String::new();
+    for (group, count) in GROUPS {
+        let cases = read_cases(group);
+        assert_eq!(cases.len(), count, "{group}: number of cases");
+        let before = found.len();
+        for case in &cases {
+            assert!(case.id.starts_with(&format!("{group}/")), "{}", case.id);
+            check_case(case, &mut found);
+        }
+        writeln!(
+            summary,
+            "{group}: {count} cases, {} differences",
+            found.len() - before
+        )
+        .unwrap();
+    }
+    let listed = listed();
+    if let Ok(path) = std::env::var("PAIMON_ORACLE_DUMP") {
+        let mut text = String::new();
+        for ((id, aspect), detail) in &found {
+            let reason = listed
+                .get(&(id.clone(), *aspect))
+                .map(|r| format!("{r:?}"))
+                .unwrap_or_else(|| "?".into());
+            let detail = detail.replace('\n', " | ");
+            writeln!(text, "{id}\t{}\t{reason}\t{detail}", aspect.name()).unwrap();
+        }
+        std::fs::write(path, text).expect("dump");
+    }
+    let unlisted: Vec<String> = found
+        .iter()
+        .filter(|(k, _)| !listed.contains_key(k))
+        .map(|((id, aspect), detail)| format!("{id} [{}]: {detail}", aspect.name()))
+        .collect();
+    let stale: Vec<String> = listed
+        .iter()
+        .filter(|(k, _)| !found.contains_key(k))
+        .map(|((id, aspect), reason)| format!("{id} [{}] {reason:?}", aspect.name()))
+        .collect();
+    println!("{summary}");
+    assert!(
+        unlisted.is_empty(),
+        "{} differences from Paimon Java that differences.tsv does not list (first 40):\n{}",
+        unlisted.len(),
+        unlisted[..unlisted.len().min(40)].join("\n")
+    );
+    assert!(
+        stale.is_empty(),
+        "differences.tsv lists differences that no longer occur:\n{}",
+        stale.join("\n")
+    );
+}
