@@ -221,7 +221,24 @@ fn leaf() -> impl Strategy<Value = Predicate> {
         )
         .prop_map(move |l| Leaf::new(f, "f", Arc::new(Float64Array::from(l))))
     });
-    let string_fn = proptest::sample::select(Function::ALL.to_vec());
+    // The string column takes every function but TRUE / FALSE and the array
+    // functions (their statistics rules are not written yet: issue 18).
+    let string_fn = proptest::sample::select(
+        Function::ALL
+            .iter()
+            .copied()
+            .filter(|f| {
+                !matches!(
+                    f,
+                    Function::AlwaysTrue
+                        | Function::AlwaysFalse
+                        | Function::ArrayContains
+                        | Function::ArrayContainsAll
+                        | Function::ArraysOverlap
+                )
+            })
+            .collect::<Vec<_>>(),
+    );
     let string = string_fn.prop_flat_map(|f| {
         let literals: BoxedStrategy<Vec<Option<String>>> = match f {
             Function::Compare(_)
