@@ -163,6 +163,17 @@ impl Function {
         Function::ArraysOverlap,
     ];
 
+    /// What a constant function selects on every row, null rows included:
+    /// `Some(true)` for AlwaysTrue, `Some(false)` for AlwaysFalse, `None`
+    /// for the functions that read their input.
+    pub(crate) fn constant(self) -> Option<bool> {
+        match self {
+            Function::AlwaysTrue => Some(true),
+            Function::AlwaysFalse => Some(false),
+            _ => None,
+        }
+    }
+
     /// The function that selects exactly the non-null rows this one does not
     /// (with the same literals, none of them null), as Paimon's `negate()`.
     /// `None` for IsNaN and the three array functions, which have no
@@ -413,7 +424,7 @@ impl Function {
             Function::IsNotNull => null_test(column, true, out),
             Function::IsNaN => is_nan(column, out),
             Function::AlwaysTrue | Function::AlwaysFalse => {
-                out.fill(u8::from(self == Function::AlwaysTrue));
+                out.fill(u8::from(self.constant() == Some(true)));
                 Ok(())
             }
             Function::Compare(op) => {

@@ -163,11 +163,9 @@ pub(crate) fn resolve<'p>(
     match predicate {
         Predicate::Leaf(leaf) => {
             // TRUE / FALSE over Paimon's NullTransform: a constant, no column.
-            if let (Transform::Null, Function::AlwaysTrue | Function::AlwaysFalse) =
-                (&leaf.transform, leaf.function)
-            {
+            if let (Transform::Null, Some(value)) = (&leaf.transform, leaf.function.constant()) {
                 return Ok(Node {
-                    kind: Kind::Constant(u8::from(leaf.function == Function::AlwaysTrue)),
+                    kind: Kind::Constant(u8::from(value)),
                     columns: vec![],
                     reads_bytes: false,
                     may_fail: false,

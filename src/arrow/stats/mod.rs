@@ -499,8 +499,9 @@ impl Predicate {
     ///
     /// Where Paimon Java's `test(rowCount, min, max, nullCounts)` is sound,
     /// `verdict != NoMatch` is its answer; see docs/stats.md for the rules,
-    /// NaN and truncated bounds. A field the batch has no stats for, and a
-    /// leaf over a transform other than a plain field, are MayMatch.
+    /// NaN and truncated bounds. TRUE is AllMatch and FALSE NoMatch on every
+    /// container. A field the batch has no stats for, and any other leaf over
+    /// a transform other than a plain field, are MayMatch.
     ///
     /// # Errors
     ///
@@ -630,6 +631,17 @@ fn evaluate(
 ) -> Result<RuleBits, ArrowError> {
     match predicate {
         Predicate::Leaf(leaf) => {
+            // TRUE selects every row of every container, null rows too (Java
+            // keeps even an all-null container); FALSE none (Java prunes
+            // every container); whatever the leaf reads.
+            if let Some(value) = leaf.function.constant() {
+                let word = if value { !0 } else { 0 };
+                let words = vec![word; active.len()];
+                return Ok(RuleBits {
+                    may: words.clone(),
+                    all: words,
+                });
+            }
             let Some((_, column)) = leaf_column(leaf, stats) else {
                 return Ok(RuleBits::may_match(stats.words()));
             };
