@@ -124,6 +124,8 @@ mod u64_set;
 // literal checks, and the bitmap-to-bytes and selection-vector steps.
 #[path = "arrow/kernels/boolean.rs"]
 mod boolean;
+#[path = "arrow/kernels/java_text.rs"]
+mod java_text;
 #[path = "arrow/kernels/literals.rs"]
 mod literals;
 #[path = "arrow/kernels/logical.rs"]

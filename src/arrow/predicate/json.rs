@@ -24,10 +24,11 @@
 //! `PredicateBuilder` builds, numbers as Java prints them. The design notes
 //! and every deliberate difference from Java are in `docs/json.md`.
 
+use super::java_text::{days_from_civil, java_double, java_float};
 use super::json_text::{
-    base64_decode, base64_encode, days_from_civil, format_date, format_decimal, format_instant,
-    format_time, format_timestamp, java_double, java_float, parse_date, parse_decimal,
-    parse_instant, parse_time, parse_timestamp, push_json_string, time_nanos,
+    base64_decode, base64_encode, format_date, format_decimal, format_instant, format_time,
+    format_timestamp, parse_date, parse_decimal, parse_instant, parse_time, parse_timestamp,
+    push_json_string, time_nanos,
 };
 use super::literals::value_type;
 use super::{

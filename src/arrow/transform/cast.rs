@@ -38,8 +38,11 @@
 //! Paimon having no rule): the binary types, ARRAY to and from STRING, and
 //! every cast whose Java result depends on the JVM's default time zone
 //! (those to, and from, TIMESTAMP_LTZ except TIMESTAMP_LTZ to INT / BIGINT).
-//! Java's `Double.toString` is matched as JDK 19 and later write it (the
-//! shortest digits that round-trip); older JDKs sometimes wrote more digits.
+//! Java's `Double.toString` (numbers to strings, and `BigDecimal.valueOf`
+//! of a double) is matched as JDK 17 writes it, the JVM Paimon's oracle runs
+//! and the one the predicate JSON follows (JDK 19 and later print the
+//! shortest digits, which sometimes differ: `1e23` is `9.999999999999999E22`
+//! on 17, `1.0E23` on 19).
 //! Strings with hexadecimal floats (`0x1p3`) and non-ASCII digits, which
 //! Java's `parseDouble` / `BigDecimal` accept, are errors here.
 //!
@@ -51,6 +54,9 @@
 //! precision); TIMESTAMP(p): Timestamp(Millisecond) for `p <= 3`,
 //! Microsecond for `p <= 6`, Nanosecond above, without time zone.
 
+use super::super::java_text::{
+    civil_from_days, days_from_civil, days_in_month, java_double, java_float,
+};
 use super::paimon_type::{PaimonType, PaimonTypeRoot, PAIMON_MAX_LENGTH};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
@@ -648,17 +654,15 @@ impl Cx<'_> {
             }
             R::Float => {
                 let v = values.as_primitive::<Float32Type>();
-                let mut scratch = String::new();
                 strings_out(n, nulls, to, |i, out| {
-                    java_float_to_string(v.value(i), &mut scratch, out);
+                    out.push_str(&java_float(v.value(i)));
                     Ok(())
                 })
             }
             R::Double => {
                 let v = values.as_primitive::<Float64Type>();
-                let mut scratch = String::new();
                 strings_out(n, nulls, to, |i, out| {
-                    java_double_to_string(v.value(i), &mut scratch, out);
+                    out.push_str(&java_double(v.value(i)));
                     Ok(())
                 })
             }
@@ -1020,23 +1024,13 @@ impl Cx<'_> {
                 } else {
                     values.as_primitive::<Float64Type>().values().to_vec()
                 };
-                let mut scratch = String::new();
                 Self::map_rows::<Decimal128Type>(values, |i| {
-                    let d = doubles[i];
-                    if !d.is_finite() {
-                        let mut text = String::new();
-                        java_double_to_string(d, &mut scratch, &mut text);
-                        return Err(self.value_error(i, &text, "not a number BigDecimal takes"));
-                    }
-                    let (digits, exponent) = shortest_digits(d, &mut scratch);
-                    let exponent = i64::from(exponent) - (digits.len() as i64 - 1);
-                    let digits = String::from(digits);
+                    // `BigDecimal.valueOf(d)` is `new BigDecimal(Double.toString(d))`.
+                    let text = java_double(doubles[i]);
+                    let (negative, digits, exponent) = parse_big_decimal(&text)
+                        .map_err(|_| self.value_error(i, &text, "not a number BigDecimal takes"))?;
                     Ok(digits_to_decimal(
-                        d < 0.0,
-                        &digits,
-                        exponent,
-                        precision,
-                        scale,
+                        negative, &digits, exponent, precision, scale,
                     ))
                 })?
             }
@@ -1089,116 +1083,6 @@ fn decimal_to_double(v: i128, precision: u8, scale: u8) -> f64 {
 
 // ---------------------------------------------------------------------------
 // Java's Float / Double toString and parse.
-
-/// The shortest decimal digits of `|d|` that round-trip (at least two when
-/// one would do and two are closer, as JDK 19+'s `Double.toString`) and the
-/// decimal exponent of the first digit. `d` is finite and non-zero.
-fn shortest_digits<F: ShortestFloat>(d: F, scratch: &mut String) -> (&str, i32) {
-    scratch.clear();
-    let _ = write!(scratch, "{:e}", d.abs_value());
-    let (mantissa, exponent) = scratch.split_once('e').expect("{:e} writes an exponent");
-    let exponent: i32 = exponent.parse().expect("{:e} writes an integer exponent");
-    if mantissa.len() == 1 {
-        // One digit: Java picks the closest decimal of one or two digits.
-        let mut two = String::new();
-        let _ = write!(two, "{:.1e}", d.abs_value());
-        if F::parse(&two) == Some(d.abs_value()) {
-            let (m, e) = two.split_once('e').expect("{:e} writes an exponent");
-            let e: i32 = e.parse().expect("{:e} writes an integer exponent");
-            let digits: String = m.chars().filter(|c| *c != '.').collect();
-            scratch.clear();
-            scratch.push_str(digits.trim_end_matches('0'));
-            if scratch.is_empty() {
-                scratch.push('0');
-            }
-            return (scratch.as_str(), e);
-        }
-        let digit = mantissa.to_string();
-        scratch.clear();
-        scratch.push_str(&digit);
-        return (scratch.as_str(), exponent);
-    }
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    scratch.clear();
-    scratch.push_str(&digits);
-    (scratch.as_str(), exponent)
-}
-
-/// f32 and f64, for the shared toString.
-trait ShortestFloat: Copy + PartialEq + core::fmt::LowerExp {
-    fn abs_value(self) -> Self;
-    fn parse(s: &str) -> Option<Self>;
-    fn is_nan(self) -> bool;
-    fn is_infinite(self) -> bool;
-    fn is_zero(self) -> bool;
-    fn is_negative(self) -> bool;
-}
-
-macro_rules! shortest_float {
-    ($($t:ty),*) => {$(
-        impl ShortestFloat for $t {
-            fn abs_value(self) -> Self { self.abs() }
-            fn parse(s: &str) -> Option<Self> { s.parse().ok() }
-            fn is_nan(self) -> bool { <$t>::is_nan(self) }
-            fn is_infinite(self) -> bool { <$t>::is_infinite(self) }
-            fn is_zero(self) -> bool { self == 0.0 }
-            fn is_negative(self) -> bool { self.is_sign_negative() }
-        }
-    )*};
-}
-shortest_float!(f32, f64);
-
-/// Java's `Double.toString(d)` (JDK 19+), appended to `out`.
-fn java_double_to_string(d: f64, scratch: &mut String, out: &mut String) {
-    java_float_string(d, scratch, out)
-}
-
-/// Java's `Float.toString(f)` (JDK 19+), appended to `out`.
-fn java_float_to_string(f: f32, scratch: &mut String, out: &mut String) {
-    java_float_string(f, scratch, out)
-}
-
-fn java_float_string<F: ShortestFloat>(d: F, scratch: &mut String, out: &mut String) {
-    if d.is_nan() {
-        out.push_str("NaN");
-        return;
-    }
-    if d.is_negative() {
-        out.push('-');
-    }
-    if d.is_infinite() {
-        out.push_str("Infinity");
-        return;
-    }
-    if d.is_zero() {
-        out.push_str("0.0");
-        return;
-    }
-    let (digits, e) = shortest_digits(d, scratch);
-    if (-3..7).contains(&e) {
-        if e >= 0 {
-            let int_len = e as usize + 1;
-            if digits.len() <= int_len {
-                out.push_str(digits);
-                out.extend(core::iter::repeat_n('0', int_len - digits.len()));
-                out.push_str(".0");
-            } else {
-                out.push_str(&digits[..int_len]);
-                out.push('.');
-                out.push_str(&digits[int_len..]);
-            }
-        } else {
-            out.push_str("0.");
-            out.extend(core::iter::repeat_n('0', (-e - 1) as usize));
-            out.push_str(digits);
-        }
-    } else {
-        out.push_str(&digits[..1]);
-        out.push('.');
-        out.push_str(if digits.len() > 1 { &digits[1..] } else { "0" });
-        let _ = write!(out, "E{e}");
-    }
-}
 
 /// `BinaryStringUtils.toInt` / `toLong` (and `toByte` / `toShort` by range):
 /// a sign, digits, then optionally `.` and digits that are dropped; an empty
@@ -1395,44 +1279,6 @@ fn format_time(time: i32, precision: u8, out: &mut String) {
     }
 }
 
-/// Year, month, day of a day count from 1970-01-01 (proleptic Gregorian).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = (if mp < 10 { mp + 3 } else { mp - 9 }) as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
-/// Days from 1970-01-01 of a proleptic Gregorian date.
-fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let mp = i64::from((m + 9) % 12);
-    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn is_leap(y: i64) -> bool {
-    y % 400 == 0 || (y % 4 == 0 && y % 100 != 0)
-}
-
-fn month_length(y: i64, m: u32) -> u32 {
-    match m {
-        2 if is_leap(y) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
 /// `DateTimeUtils.formatTimestamp(ts, precision)`: `yyyy-MM-dd HH:mm:ss`
 /// and the nanoseconds with trailing zeros cut down to `precision` digits.
 fn format_timestamp(millis: i64, nanos_of_milli: i32, precision: u8, out: &mut String) {
@@ -1512,11 +1358,10 @@ fn parse_date(s: &str) -> Option<i32> {
             }
         }
     };
-    let legal = (0..=9999).contains(&y)
-        && (1..=12).contains(&m)
-        && (1..=31).contains(&d)
-        && d as u32 <= month_length(i64::from(y), m as u32);
-    legal.then(|| days_from_civil(i64::from(y), m as u32, d as u32) as i32)
+    if !(0..=9999).contains(&y) {
+        return None;
+    }
+    days_from_civil(i64::from(y), i64::from(m), i64::from(d)).map(|days| days as i32)
 }
 
 /// `BinaryStringUtils.toTime`: digits are milliseconds, otherwise
@@ -1710,11 +1555,11 @@ fn parse_timestamp(s: &str) -> Option<(i64, i64)> {
     if year < 1 || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
         return None;
     }
-    let day = day.min(month_length(year, month as u32) as i64);
+    let day = day.min(days_in_month(year, month));
     if minute > 59 || second > 59 {
         return None;
     }
-    let mut days = days_from_civil(year, month as u32, day as u32);
+    let mut days = days_from_civil(year, month, day)?;
     if hour == 24 && minute == 0 && second == 0 && nano == 0 {
         hour = 0;
         days += 1;
