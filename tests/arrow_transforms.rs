@@ -398,12 +398,141 @@ fn errors_name_the_field() {
         Arc::new(Int64Array::from(vec![1])),
     ));
     assert!(wrong_literal.validate(batch.schema_ref()).is_err());
+    // CAST(a AS INT) gives Int32: the Utf8 literal 'x' is the wrong type.
     let cast = leaf(Transform::Cast {
         field: "a".into(),
         to: "INT".parse().unwrap(),
     });
-    assert!(matches!(
-        cast.test(&batch),
-        Err(arrow_schema::ArrowError::NotYetImplemented(_))
+    let err = cast.test(&batch).unwrap_err();
+    assert!(err.to_string().contains("Int32"), "{err}");
+}
+
+fn cast_leaf(op: CompareOp, field: &str, to: &str, literal: ArrayRef) -> Predicate {
+    Predicate::Leaf(Leaf::with_transform(
+        Function::Compare(op),
+        Transform::Cast {
+            field: field.into(),
+            to: to.parse().unwrap(),
+        },
+        literal,
+    ))
+}
+
+/// CAST leaves in trees: Paimon's rules per row (STRING to INT drops the
+/// fraction, INT to TINYINT wraps, INT to STRING prints), a value that
+/// cannot be cast fails only where the tree evaluates it (Java's And / Or
+/// stop early), and a pair with no Paimon rule fails before any row.
+#[test]
+fn cast_leaves_in_trees() {
+    let batch = RecordBatch::try_from_iter([
+        (
+            "s",
+            Arc::new(StringArray::from(vec![
+                Some("1"),
+                Some("2.5"),
+                None,
+                Some("x"),
+                Some("+7"),
+            ])) as ArrayRef,
+        ),
+        (
+            "i",
+            Arc::new(Int32Array::from(vec![
+                Some(1),
+                Some(200),
+                None,
+                Some(-5),
+                Some(3),
+            ])),
+        ),
+    ])
+    .unwrap();
+    let s_gt_1 = cast_leaf(
+        CompareOp::GreaterThan,
+        "s",
+        "INT",
+        Arc::new(Int32Array::from(vec![1])),
+    );
+    let guard = Predicate::Leaf(Leaf::new(
+        Function::Compare(CompareOp::GreaterThan),
+        "i",
+        Arc::new(Int32Array::from(vec![0])),
     ));
+    let guarded = Predicate::And(vec![guard, s_gt_1.clone()]);
+    for narrowing in [Narrowing::Auto, Narrowing::Gather, Narrowing::Whole] {
+        assert_eq!(
+            guarded.test_with(&batch, narrowing).unwrap(),
+            [0, 1, 0, 0, 1],
+            "{narrowing:?}"
+        );
+    }
+    let err = s_gt_1.test(&batch).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("CAST from STRING to INT: row 3: cannot cast 'x'"),
+        "{err}"
+    );
+
+    let tiny = cast_leaf(
+        CompareOp::Equal,
+        "i",
+        "TINYINT",
+        Arc::new(arrow_array::Int8Array::from(vec![-56])),
+    );
+    assert_eq!(tiny.test(&batch).unwrap(), [0, 1, 0, 0, 0]);
+    let text = cast_leaf(
+        CompareOp::Equal,
+        "i",
+        "STRING",
+        Arc::new(StringArray::from(vec!["200"])),
+    );
+    assert_eq!(text.test(&batch).unwrap(), [0, 1, 0, 0, 0]);
+    let no_rule = cast_leaf(
+        CompareOp::Equal,
+        "i",
+        "DATE",
+        Arc::new(arrow_array::Date32Array::from(vec![0])),
+    );
+    let err = no_rule.test(&batch).unwrap_err();
+    assert!(err.to_string().contains("no cast rule"), "{err}");
+}
+
+/// A widening CAST selects exactly what the plain column does, on every
+/// narrowing, with nulls and a sliced batch.
+#[test]
+fn widening_cast_matches_the_plain_column() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let values: Vec<Option<i32>> = (0..1000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (!state.is_multiple_of(7)).then_some((state >> 40) as i32 % 100)
+        })
+        .collect();
+    let batch = RecordBatch::try_from_iter([("i", Arc::new(Int32Array::from(values)) as ArrayRef)])
+        .unwrap();
+    for batch in [batch.clone(), batch.slice(3, 900)] {
+        for k in [-50i64, 0, 10, 99] {
+            let cast = cast_leaf(
+                CompareOp::LessThan,
+                "i",
+                "BIGINT",
+                Arc::new(Int64Array::from(vec![k])),
+            );
+            let plain = Predicate::Leaf(Leaf::new(
+                Function::Compare(CompareOp::LessThan),
+                "i",
+                Arc::new(Int32Array::from(vec![k as i32])),
+            ));
+            let want = plain.test(&batch).unwrap();
+            for narrowing in [Narrowing::Auto, Narrowing::Gather, Narrowing::Whole] {
+                assert_eq!(
+                    cast.test_with(&batch, narrowing).unwrap(),
+                    want,
+                    "{k} {narrowing:?}"
+                );
+            }
+        }
+    }
 }

@@ -28,8 +28,9 @@
 
 use super::literals::check_out;
 use super::predicate::bytes_to_bits;
+use super::transform::cast::{cast_column, check_cast};
 use super::transform::eval::{literals_for, Resolved};
-use super::{Function, Leaf, Predicate, Transform};
+use super::{Function, Leaf, PaimonType, Predicate, Transform};
 use arrow_array::{Array, ArrayRef, BooleanArray};
 use arrow_schema::{ArrowError, DataType, Schema};
 use arrow_select::filter::{FilterBuilder, FilterPredicate};
@@ -152,6 +153,12 @@ enum LeafInput<'p> {
     Column,
     /// A string transform (or NULL) of the node's columns.
     Strings(Resolved<'p>),
+    /// The node's one column cast from `from` to `to` as Paimon's
+    /// `CastExecutors` cast.
+    Cast {
+        from: PaimonType,
+        to: &'p PaimonType,
+    },
 }
 
 /// Checks the whole of `predicate` against `schema` and resolves its fields
@@ -238,11 +245,31 @@ pub(crate) fn field_index(schema: &Schema, name: &str) -> Result<usize, ArrowErr
 /// against the transform's output type.
 fn resolve_transform<'p>(leaf: &'p Leaf, schema: &Schema) -> Result<Node<'p>, ArrowError> {
     let (input, columns, output_type, may_fail) = match &leaf.transform {
-        Transform::Cast { .. } => {
-            return Err(ArrowError::NotYetImplemented(format!(
-                "{}: CAST is not evaluated yet",
-                leaf.transform
-            )))
+        Transform::Cast { field, to } => {
+            let column = field_index(schema, &field.name)?;
+            let arrow_field = schema.field(column);
+            let data_type = arrow_field.data_type();
+            let from = match &field.paimon_type {
+                Some(from) if from.matches_arrow(data_type) => from.clone(),
+                Some(from) => {
+                    return Err(ArrowError::InvalidArgumentError(format!(
+                        "{}: field `{}` is {data_type}, which is not the {from} the CAST reads",
+                        leaf.transform, field.name
+                    )))
+                }
+                None => PaimonType::from_arrow(data_type, arrow_field.is_nullable())
+                    .map_err(|e| in_field(&field.name, data_type, e))?,
+            };
+            let output_type = check_cast(&from, to)
+                .map_err(|e| in_field(&leaf.transform.to_string(), data_type, e))?;
+            // A value that cannot be cast fails on its row, as in Java: the
+            // node runs only on the rows still undecided.
+            (
+                LeafInput::Cast { from, to },
+                vec![column],
+                output_type,
+                true,
+            )
         }
         transform => {
             let resolved = Resolved::new(transform, schema, &field_index)?;
@@ -354,6 +381,10 @@ fn evaluate(
                     let adapted = literals_for(*literals, array.data_type());
                     let literals = adapted.as_deref().unwrap_or(*literals);
                     function.test_into(array.as_ref(), literals, out)
+                }
+                LeafInput::Cast { from, to } => {
+                    let array = cast_column(arrays[0].as_ref(), from, to)?;
+                    function.test_into(array.as_ref(), *literals, out)
                 }
             }
         }

@@ -31,6 +31,7 @@ use super::json_text::{
     push_json_string, time_nanos,
 };
 use super::literals::value_type;
+use super::transform::cast::check_cast;
 use super::{
     CompareOp, FieldRef, Function, PaimonType, PaimonTypeRoot, PositionInput, Predicate, Transform,
     TransformInput, TrimSide,
@@ -417,11 +418,19 @@ impl Reader<'_> {
                 (Transform::Field(field), column)
             }
             "CAST" => {
-                let (field, _) =
+                let (field, column) =
                     self.field_ref(member(object, "fieldRef", path)?, &at(path, "fieldRef"))?;
                 let type_path = at(path, "type");
                 let to = paimon_type(member(object, "type", path)?, &type_path)?;
-                let output = arrow_type(&to).map_err(|why| error(&type_path, &why))?;
+                let from = match &field.paimon_type {
+                    Some(from) => from.clone(),
+                    None => PaimonType::from_arrow(&column, true)
+                        .map_err(|e| error(&type_path, &e.to_string()))?,
+                };
+                // The literals' type is the cast's result type; a pair with
+                // no Paimon cast rule fails here, as in Java's parser.
+                let output =
+                    check_cast(&from, &to).map_err(|e| error(&type_path, &e.to_string()))?;
                 (Transform::Cast { field, to }, output)
             }
             "UPPER" | "LOWER" => {
@@ -631,37 +640,6 @@ fn paimon_type(value: &Value, path: &str) -> Result<PaimonType, ArrowError> {
         }
         other => Err(error(path, &expected("a Paimon type", other))),
     }
-}
-
-/// The Arrow type a CAST to `to` produces (its literals' type).
-fn arrow_type(to: &PaimonType) -> Result<DataType, String> {
-    use PaimonTypeRoot as R;
-    let unit = |p: u8| match p {
-        0 => TimeUnit::Second,
-        1..=3 => TimeUnit::Millisecond,
-        4..=6 => TimeUnit::Microsecond,
-        _ => TimeUnit::Nanosecond,
-    };
-    Ok(match &to.root {
-        R::Boolean => DataType::Boolean,
-        R::TinyInt => DataType::Int8,
-        R::SmallInt => DataType::Int16,
-        R::Int => DataType::Int32,
-        R::BigInt => DataType::Int64,
-        R::Float => DataType::Float32,
-        R::Double => DataType::Float64,
-        R::Decimal { precision, scale } => DataType::Decimal128(*precision, *scale as i8),
-        R::Char(_) | R::VarChar(_) => DataType::Utf8,
-        R::Binary(_) | R::VarBinary(_) => DataType::Binary,
-        R::Date => DataType::Date32,
-        R::Time(p) => match unit(*p) {
-            u @ (TimeUnit::Second | TimeUnit::Millisecond) => DataType::Time32(u),
-            u => DataType::Time64(u),
-        },
-        R::Timestamp(p) => DataType::Timestamp(unit(*p), None),
-        R::TimestampLtz(p) => DataType::Timestamp(unit(*p), Some("UTC".into())),
-        R::Array(_) => return Err(format!("no CAST to {to} is supported")),
-    })
 }
 
 /// Rewrites the balanced binary And / Or trees Java writes into n-ary

@@ -243,7 +243,6 @@ fn pair_error(from: &PaimonType, to: &PaimonType, why: &str) -> ArrowError {
 /// `from` to `to`: an error naming both types when Paimon has no cast rule
 /// for the pair, and a distinct one when Paimon has a rule that bitbytes
 /// does not evaluate yet.
-#[allow(dead_code)] // Called by the transform evaluation once it lands on main.
 pub(crate) fn check_cast(from: &PaimonType, to: &PaimonType) -> Result<DataType, ArrowError> {
     let rule = paimon_rule(from, to)
         .ok_or_else(|| pair_error(from, to, "has no cast rule in Paimon (CastExecutors)"))?;
@@ -284,7 +283,6 @@ fn timestamp_unit(precision: u8) -> TimeUnit {
 /// `CastExecutors` casts each value; the Arrow type of the result is the
 /// one [`check_cast`] gives. Null rows stay null; a value that cannot be
 /// cast is an error naming its row (in `values`) and the value.
-#[allow(dead_code)] // Called by the transform evaluation once it lands on main.
 pub(crate) fn cast_column(
     values: &dyn Array,
     from: &PaimonType,

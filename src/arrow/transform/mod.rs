@@ -8,7 +8,7 @@
 //! and the leaf function runs on it as on any column. A null result is a
 //! null row: the leaf selects nothing there (except IsNull).
 
-mod cast;
+pub(crate) mod cast;
 pub(crate) mod eval;
 mod paimon_type;
 
