@@ -33,7 +33,7 @@ fn paimon_serde_test_strings_round_trip_byte_for_byte() {
 }
 
 #[test]
-fn balanced_trees_become_n_ary_and_other_nestings_stay() {
+fn nestings_are_kept_as_read() {
     let schema = serde_test_schema();
     let leaf = |v: i32| {
         format!(
@@ -42,10 +42,21 @@ fn balanced_trees_become_n_ary_and_other_nestings_stay() {
     };
     let node =
         |a: &str, b: &str| format!(r#"{{"kind":"COMPOUND","function":"OR","children":[{a},{b}]}}"#);
+    // Java's PredicateBuilder.or of three: a binary tree, kept binary.
     let balanced = node(&leaf(1), &node(&leaf(2), &leaf(3)));
     let p = Predicate::from_paimon_json(&balanced, &schema).unwrap();
-    assert!(matches!(&p, Predicate::Or(c) if c.len() == 3));
+    assert!(matches!(&p, Predicate::Or(c) if c.len() == 2));
     assert_eq!(p.to_paimon_json(&schema).unwrap(), balanced);
+    // A CompoundPredicate built from a list of three: Java writes it flat.
+    let flat = format!(
+        r#"{{"kind":"COMPOUND","function":"OR","children":[{},{},{}]}}"#,
+        leaf(1),
+        leaf(2),
+        leaf(3)
+    );
+    let p = Predicate::from_paimon_json(&flat, &schema).unwrap();
+    assert!(matches!(&p, Predicate::Or(c) if c.len() == 3));
+    assert_eq!(p.to_paimon_json(&schema).unwrap(), flat);
     let left_deep = node(&node(&leaf(1), &leaf(2)), &leaf(3));
     let p = Predicate::from_paimon_json(&left_deep, &schema).unwrap();
     assert!(matches!(&p, Predicate::Or(c) if c.len() == 2));

@@ -19,9 +19,9 @@
 //! `index` is not trusted), checks its Paimon type against the column, and
 //! reads the literals as the column's value type (a CAST's target type, or
 //! STRING for the string transforms). Writing gives Java's bytes: its key
-//! order, its type strings, `index` the field's position in the schema, And
-//! / Or of more than two children as the balanced binary tree Paimon's
-//! `PredicateBuilder` builds, numbers as Java prints them. The design notes
+//! order, its type strings, `index` the field's position in the schema, each
+//! And / Or with the children it has (as Java's `CompoundPredicate` writes
+//! its list), numbers as Java prints them. The design notes
 //! and every deliberate difference from Java are in `docs/json.md`.
 
 use super::java_text::{days_from_civil, java_double, java_float};
@@ -70,10 +70,10 @@ impl Predicate {
     /// plus IS_NAN (Java writes it but cannot read it back), the
     /// `NOT_STARTS_WITH` / `NOT_ENDS_WITH` / `NOT_CONTAINS` / `NOT_LIKE` of
     /// newer Paimon, and SUBSTRING / TRIM under the names their Java classes
-    /// declare. An AND / OR may have any number of children; the balanced
-    /// binary trees Java writes for more than two become one n-ary node
-    /// (other nestings are kept as they are, so that writing gives the same
-    /// bytes back).
+    /// declare. An AND / OR may have any number of children, and the tree is
+    /// kept as read (Java's `PredicateBuilder.and` nests binary nodes, a
+    /// list-built `CompoundPredicate` has more children), so that writing
+    /// gives the same bytes back, as Java's own read and write do.
     ///
     /// Literals are read in both encodings Paimon writers have used: dates,
     /// times and timestamps as ISO strings or as Jackson's arrays
@@ -116,16 +116,17 @@ impl Predicate {
         let value: Value =
             serde_json::from_str(json).map_err(|e| error("", &format!("malformed JSON: {e}")))?;
         let raw = Reader { schema }.predicate(&value, "")?;
-        Ok(normalize(raw))
+        Ok(raw)
     }
 
     /// Writes the predicate as Paimon Java writes it (`JsonSerdeUtil`'s
     /// compact form), byte for byte: the same keys in the same order, the
     /// Paimon type each field reference and CAST was given (a field without
     /// one gets the type Paimon gives its column, with ` NOT NULL` for a
-    /// non-nullable field), `index` the field's position in `schema`, and an
-    /// And / Or of more than two children as the balanced binary tree of
-    /// Paimon's `PredicateBuilder.and` / `or`. Numbers are printed as JDK 17
+    /// non-nullable field), `index` the field's position in `schema`, and
+    /// each And / Or with its own children, as Java writes a
+    /// `CompoundPredicate` (build the nesting of `PredicateBuilder.and` /
+    /// `or` to get its bytes). Numbers are printed as JDK 17
     /// prints them (`1.0E10`, `4.9E-324`, `"NaN"`). Literals use the encoding
     /// of newer Paimon writers: ISO strings for dates, times and timestamps,
     /// plain decimal strings for DECIMAL, base64 for BINARY.
@@ -642,60 +643,6 @@ fn paimon_type(value: &Value, path: &str) -> Result<PaimonType, ArrowError> {
     }
 }
 
-/// Rewrites the balanced binary And / Or trees Java writes into n-ary
-/// nodes: a node becomes the n-ary node of its flattened same-kind
-/// descendants exactly when writing that n-ary node gives the node back,
-/// so that reading then writing keeps every byte.
-fn normalize(predicate: Predicate) -> Predicate {
-    let (and, children) = match predicate {
-        Predicate::Leaf(_) => return predicate,
-        Predicate::And(children) => (true, children),
-        Predicate::Or(children) => (false, children),
-    };
-    let mut flat = Vec::new();
-    flatten(and, &children, &mut flat);
-    let children =
-        if flat.len() > children.len() && balanced(and, &flat) == compound(and, children.clone()) {
-            flat
-        } else {
-            children
-        };
-    compound(and, children.into_iter().map(normalize).collect())
-}
-
-fn compound(and: bool, children: Vec<Predicate>) -> Predicate {
-    if and {
-        Predicate::And(children)
-    } else {
-        Predicate::Or(children)
-    }
-}
-
-/// The children of same-kind descendants, in order.
-fn flatten(and: bool, children: &[Predicate], flat: &mut Vec<Predicate>) {
-    for child in children {
-        match (and, child) {
-            (true, Predicate::And(inner)) | (false, Predicate::Or(inner)) => {
-                flatten(and, inner, flat)
-            }
-            _ => flat.push(child.clone()),
-        }
-    }
-}
-
-/// Paimon's `PredicateBuilder.buildBinaryTree`: one item is itself, two
-/// are a node, more split at the middle.
-fn balanced(and: bool, items: &[Predicate]) -> Predicate {
-    if items.len() == 1 {
-        return items[0].clone();
-    }
-    let mid = items.len() / 2;
-    compound(
-        and,
-        std::vec![balanced(and, &items[..mid]), balanced(and, &items[mid..])],
-    )
-}
-
 // ---------------------------------------------------------------------------
 // Literals in
 // ---------------------------------------------------------------------------
@@ -1058,8 +1005,7 @@ impl Writer<'_> {
                         if path.is_empty() { "(root)" } else { path },
                         if and { "And" } else { "Or" }
                     ))),
-                    1 => self.node(and, children, path, out),
-                    _ => self.tree(and, children, path, out),
+                    _ => self.node(and, children, path, out),
                 }
             }
         }
@@ -1083,28 +1029,6 @@ impl Writer<'_> {
             }
             self.predicate(child, path, out)?;
         }
-        out.push_str("]}");
-        Ok(())
-    }
-
-    /// The balanced binary tree of `items` (Paimon's `buildBinaryTree`).
-    fn tree(
-        &self,
-        and: bool,
-        items: &[Predicate],
-        path: &str,
-        out: &mut String,
-    ) -> Result<(), ArrowError> {
-        if items.len() == 1 {
-            return self.predicate(&items[0], path, out);
-        }
-        let mid = items.len() / 2;
-        out.push_str("{\"kind\":\"COMPOUND\",\"function\":\"");
-        out.push_str(if and { "AND" } else { "OR" });
-        out.push_str("\",\"children\":[");
-        self.tree(and, &items[..mid], path, out)?;
-        out.push(',');
-        self.tree(and, &items[mid..], path, out)?;
         out.push_str("]}");
         Ok(())
     }
