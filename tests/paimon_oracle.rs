@@ -26,15 +26,16 @@
 //! `?` where none is listed) for review.
 #![cfg(feature = "json")]
 
-// Moved to tests/paimon_oracle.rs once `json` is on main: then this path is "support/paimon_case.rs".
-#[path = "../support/paimon_case.rs"]
+#[path = "support/paimon_case.rs"]
 mod paimon_case;
 
-use arrow_array::RecordBatch;
-use arrow_schema::ArrowError;
+use arrow_array::{RecordBatch, UInt64Array};
+use arrow_schema::{ArrowError, DataType};
 use arrow_select::concat::concat_batches;
-use bitbytes::arrow::Predicate;
-use paimon_case::{batch, read_cases, Case, StringLayout};
+use bitbytes::arrow::{ColumnStats, Predicate, StatsBatch, StatsVerdict};
+use paimon_case::{
+    batch, read_cases, stats_column, stats_null_counts, stats_row_counts, Case, StringLayout,
+};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -286,8 +287,13 @@ fn check_case(case: &Case, found: &mut Found) {
             (_, None, Ok(_)) => panic!("{}: answer without rows", case.id),
         }
     }
-    if java_where == "rows" || java_where == "stats" {
-        // Java gave no rows, negation, JSON or statistics.
+    if java_where == "stats" {
+        // Java threw on a statistics entry: the crate answers MayMatch there.
+        stats_all_layouts(case, &parsed, &mut differ);
+        return;
+    }
+    if java_where == "rows" {
+        // Java gave no negation, JSON or statistics.
         return;
     }
 
@@ -355,6 +361,129 @@ fn check_case(case: &Case, found: &mut Found) {
     let got = p.as_ref().expect("parsed").to_paimon_json(&b.schema());
     if got.as_ref().ok() != Some(&want) {
         differ(Aspect::Json, format!("Java  {want}\ncrate {}", show(&got)));
+    }
+
+    stats_all_layouts(case, &parsed, &mut differ);
+}
+
+/// [`check_stats`] in every layout, up to the first difference.
+fn stats_all_layouts(
+    case: &Case,
+    parsed: &[(RecordBatch, Result<Predicate, String>)],
+    differ: &mut impl FnMut(Aspect, String),
+) {
+    let mut first = None;
+    for (b, p) in parsed {
+        let p = p.as_ref().expect("parsed");
+        check_stats(case, b, p, &mut |aspect, detail| {
+            first.get_or_insert((aspect, detail));
+        });
+        if first.is_some() {
+            break;
+        }
+    }
+    if let Some((aspect, detail)) = first {
+        differ(aspect, detail);
+    }
+}
+
+/// Compares the crate's statistics verdicts of `p` (and of its negation)
+/// with Java's `test(rowCount, min, max, nullCounts)`: wherever Java
+/// answers, `verdict != NoMatch` must equal it; where Java throws on an
+/// entry, the crate answers MayMatch there.
+fn check_stats(
+    case: &Case,
+    b: &RecordBatch,
+    p: &Predicate,
+    differ: &mut impl FnMut(Aspect, String),
+) {
+    let Some(entries) = case.case["stats"].as_array() else {
+        return;
+    };
+    let stats = match stats_batch(case, b) {
+        Ok(s) => s,
+        Err(e) => {
+            return differ(
+                Aspect::Stats,
+                format!("crate cannot build the statistics: {e}"),
+            )
+        }
+    };
+    let expected = &case.expected;
+    let java_where = expected.get("where").and_then(Value::as_str).unwrap_or("");
+    let got = p.test_stats(&stats);
+    if java_where == "stats" {
+        // Java threw on entry `index` (a null literal with an unknown null count).
+        let i = expected["index"].as_u64().expect("index") as usize;
+        match &got {
+            Ok(v) if v[i] == StatsVerdict::MayMatch => {}
+            other => differ(
+                Aspect::Stats,
+                format!(
+                    "Java throws on entry {i}: {}; crate {}",
+                    expected["error"],
+                    show(other)
+                ),
+            ),
+        }
+        return;
+    }
+    let mut compare = |what: &str, java: &Value, got: Result<Vec<StatsVerdict>, ArrowError>| {
+        let java = java_bools(java).expect("stats answers");
+        assert_eq!(java.len(), entries.len(), "{}: {what} answers", case.id);
+        let got = match got {
+            Ok(v) => v,
+            Err(e) => return differ(Aspect::Stats, format!("{what}: Java {java:?}; crate: {e}")),
+        };
+        for (i, (j, v)) in java.iter().zip(&got).enumerate() {
+            let ok = match j {
+                Ok(keep) => (*v != StatsVerdict::NoMatch) == (*keep == 1),
+                Err(_) => *v == StatsVerdict::MayMatch,
+            };
+            if !ok {
+                return differ(
+                    Aspect::Stats,
+                    format!("{what} entry {i} {}: Java {j:?}, crate {v:?}", entries[i]),
+                );
+            }
+        }
+    };
+    compare("stats", &expected["stats"], got);
+    if let Some(n) = p.negate() {
+        if !expected["negateStats"].is_null() {
+            compare(
+                "negateStats",
+                &expected["negateStats"],
+                n.test_stats(&stats),
+            );
+        }
+    }
+}
+
+/// The case's statistics entries as a `StatsBatch` over the fields of `b`.
+fn stats_batch(case: &Case, b: &RecordBatch) -> Result<StatsBatch, ArrowError> {
+    let mut stats = StatsBatch::new(UInt64Array::from(stats_row_counts(&case.case)));
+    for (i, field) in b.schema().fields().iter().enumerate() {
+        let layout = layout_of(field.data_type());
+        let min = stats_column(&case.case, i, "min", layout).expect("type");
+        let max = stats_column(&case.case, i, "max", layout).expect("type");
+        let counts = UInt64Array::from(stats_null_counts(&case.case, i));
+        stats = stats.with_column(
+            field.name(),
+            ColumnStats::new(min, max).with_null_counts(counts),
+        )?;
+    }
+    Ok(stats)
+}
+
+/// The string layout that gave a field its Arrow type.
+fn layout_of(t: &DataType) -> StringLayout {
+    match t {
+        DataType::LargeUtf8 => StringLayout::LargeUtf8,
+        DataType::Utf8View => StringLayout::Utf8View,
+        DataType::Dictionary(..) => StringLayout::Dictionary,
+        DataType::List(f) => layout_of(f.data_type()),
+        _ => StringLayout::Utf8,
     }
 }
 
