@@ -347,7 +347,9 @@ pub(crate) fn cast_column(
         },
         Rule::StringToBinary => {
             let strs = Strs::new(values)?;
-            binary_out(values.len(), values.nulls(), to, |i| strs.value(i).as_bytes())
+            binary_out(values.len(), values.nulls(), to, |i| {
+                strs.value(i).as_bytes()
+            })
         }
         Rule::BinaryToBinary => {
             let bins = binary_values(values)?;
@@ -644,9 +646,7 @@ fn strings_out(
 }
 
 /// The bytes of row `i` of a column of any Arrow binary layout.
-fn binary_values<'a>(
-    values: &'a dyn Array,
-) -> Result<impl Fn(usize) -> &'a [u8] + 'a, ArrowError> {
+fn binary_values<'a>(values: &'a dyn Array) -> Result<impl Fn(usize) -> &'a [u8] + 'a, ArrowError> {
     enum Bins<'a> {
         Binary(&'a arrow_array::BinaryArray),
         Large(&'a arrow_array::LargeBinaryArray),

@@ -329,7 +329,10 @@ impl FromStr for PaimonType {
         };
         // Java's type parser reads keywords as tokens: any run of spaces
         // separates `DOUBLE PRECISION` or `TIMESTAMP WITH LOCAL TIME ZONE`.
-        let name = name.split_whitespace().collect::<std::vec::Vec<_>>().join(" ");
+        let name = name
+            .split_whitespace()
+            .collect::<std::vec::Vec<_>>()
+            .join(" ");
         let numbers = |args: Option<&str>| -> Result<std::vec::Vec<u32>, ArrowError> {
             match args {
                 None => Ok(std::vec::Vec::new()),

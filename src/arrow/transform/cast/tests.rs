@@ -328,11 +328,21 @@ fn strings_and_bytes_to_binary() {
     );
     assert_eq!(
         bins(&cast(&s, "VARCHAR(5)", "BINARY(3)").unwrap()),
-        [Some(b"ab\0".to_vec()), None, Some(utf8.clone()), Some(vec![0; 3])]
+        [
+            Some(b"ab\0".to_vec()),
+            None,
+            Some(utf8.clone()),
+            Some(vec![0; 3])
+        ]
     );
     assert_eq!(
         bins(&cast(&s, "CHAR(3)", "VARBINARY(2)").unwrap()),
-        [Some(b"ab".to_vec()), None, Some(utf8[..2].to_vec()), Some(vec![])]
+        [
+            Some(b"ab".to_vec()),
+            None,
+            Some(utf8[..2].to_vec()),
+            Some(vec![])
+        ]
     );
     let fixed = arrow_array::FixedSizeBinaryArray::try_from_sparse_iter_with_size(
         vec![Some(b"xyz"), None, Some(b"abc")].into_iter(),
