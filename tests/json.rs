@@ -175,9 +175,13 @@ fn double_precision_is_double() {
             r#"{{"kind":"LEAF","transform":{{"name":"FIELD_REF","fieldRef":{{"index":0,"name":"f","type":"{ty}"}}}},"function":"EQUAL","literals":[1.5]}}"#
         )
     };
-    for ty in ["DOUBLE PRECISION", "double  precision", "DOUBLE PRECISION NOT NULL"] {
-        let p = Predicate::from_paimon_json(&leaf(ty), &schema)
-            .unwrap_or_else(|e| panic!("{ty}: {e}"));
+    for ty in [
+        "DOUBLE PRECISION",
+        "double  precision",
+        "DOUBLE PRECISION NOT NULL",
+    ] {
+        let p =
+            Predicate::from_paimon_json(&leaf(ty), &schema).unwrap_or_else(|e| panic!("{ty}: {e}"));
         let want = if ty.ends_with("NOT NULL") {
             "DOUBLE NOT NULL"
         } else {
