@@ -546,7 +546,7 @@ fn cast_strings_to_binary_in_leaves() {
     let strings: Vec<Option<&str>> = vec![Some("zz"), Some("a"), None, Some("abcd"), Some("a\0")];
     let layouts: [ArrayRef; 3] = [
         Arc::new(StringArray::from(strings.clone())),
-        Arc::new(arrow_array::LargeStringArray::from(strings.clone())),
+        Arc::new(LargeStringArray::from(strings.clone())),
         Arc::new(StringViewArray::from(strings)),
     ];
     let padded = cast_leaf(
