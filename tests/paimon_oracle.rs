@@ -306,7 +306,14 @@ impl Reason {
                 aspect == Aspect::Parse
                     && detail.contains("WITH LOCAL TIME ZONE")
                     && detail.contains("is not supported by bitbytes yet")
-                    && any_leaf(&|l| l["transform"]["name"] == "CAST")
+                    && any_leaf(&|l| {
+                        let t = &l["transform"];
+                        let ltz = |v: &Value| {
+                            let v = v.as_str().unwrap_or("").to_ascii_uppercase();
+                            v.contains("TIMESTAMP_LTZ") || v.contains("LOCAL TIME ZONE")
+                        };
+                        t["name"] == "CAST" && (ltz(&t["type"]) || ltz(&t["fieldRef"]["type"]))
+                    })
             }
             Reason::TimestampRange => {
                 matches!(aspect, Aspect::Rows | Aspect::Negate)
@@ -318,7 +325,13 @@ impl Reason {
                     })
             }
             Reason::NestedComparison => {
-                aspect == Aspect::Parse && detail.contains("cannot compare values of type List")
+                aspect == Aspect::Parse
+                    && detail.contains("cannot compare values of type List")
+                    && any_leaf(&|l| {
+                        l["transform"]["fieldRef"]["type"]["type"]
+                            .as_str()
+                            .is_some_and(|t| t.to_ascii_uppercase().starts_with("ARRAY"))
+                    })
             }
             Reason::ExtraPruning => {
                 // IsNull (or the IsNotNull whose negation it is) on an
