@@ -169,13 +169,11 @@ pub use compare::{CompareOp, NullFalseLeafBinaryFunction};
 pub use evaluate::{Narrowing, GATHER_MAX_FRACTION, GATHER_MAX_FRACTION_BYTES};
 pub use function::Function;
 pub use in_list::{InStrategy, MultiLiteralsLeafFunction, IN_HASH_MIN_LITERALS};
+#[cfg(feature = "parquet")]
+pub use parquet_stats::{PageStats, ParquetStats, PruneCounts, PrunePlan, PrunedFilter, RowRun};
 pub use predicate::{Leaf, Predicate};
 pub use selection::selection_indices;
 pub use stats::{ColumnStats, StatsBatch, StatsVerdict};
-#[cfg(feature = "parquet")]
-pub use parquet_stats::{
-    PageStats, ParquetStats, PruneCounts, PrunePlan, PrunedFilter, RowRun,
-};
 pub use string_kernels::{string_match, StringMatch};
 pub use transform::{
     FieldRef, PaimonType, PaimonTypeRoot, PositionInput, Transform, TransformInput, TrimSide,

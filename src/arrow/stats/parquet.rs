@@ -40,8 +40,8 @@
 //! - null counts: a missing count is unknown (not 0), except on a required
 //!   column, where it is 0.
 
-use super::{ColumnStats, StatsBatch, StatsVerdict};
 use super::Predicate;
+use super::{ColumnStats, StatsBatch, StatsVerdict};
 use ::parquet::arrow::arrow_reader::statistics::StatisticsConverter;
 use ::parquet::arrow::arrow_reader::{RowSelection, RowSelector};
 use ::parquet::basic::{ColumnOrder, SortOrder, Type as PhysicalType};
@@ -69,6 +69,7 @@ use std::vec::Vec;
 /// use bitbytes::arrow::{ParquetStats, PredicateBuilder, StatsVerdict::*};
 /// use parquet::arrow::ArrowWriter;
 /// use parquet::arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
+/// use parquet::file::metadata::PageIndexPolicy;
 /// use parquet::file::properties::WriterProperties;
 ///
 /// // Three row groups of 1000 rows: x in 0..1000, 1000..2000, 2000..3000.
@@ -80,7 +81,7 @@ use std::vec::Vec;
 /// writer.write(&RecordBatch::try_new(schema.clone(), vec![Arc::new(x)])?)?;
 /// writer.close()?;
 ///
-/// let options = ArrowReaderOptions::new().with_page_index(true);
+/// let options = ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Required);
 /// let builder = ParquetRecordBatchReaderBuilder::try_new_with_options(std::fs::File::open(&path)?, options)?;
 /// let pred = PredicateBuilder::new(schema.clone()).less_than("x", &Int64Array::new_scalar(1500))?;
 /// let plan = ParquetStats::new(builder.metadata(), builder.schema()).prune(&pred)?;
@@ -146,7 +147,7 @@ pub struct PrunePlan {
 impl<'a> ParquetStats<'a> {
     /// The statistics of the file of `metadata`, read with `schema` (the
     /// reader builder's `schema()`). Load the page index
-    /// (`ArrowReaderOptions::with_page_index(true)`) for page statistics.
+    /// (`ArrowReaderOptions::with_page_index_policy`) for page statistics.
     pub fn new(metadata: &'a ParquetMetaData, schema: &'a Schema) -> Self {
         ParquetStats { metadata, schema }
     }
@@ -228,7 +229,10 @@ impl<'a> ParquetStats<'a> {
         ) else {
             return Ok(None);
         };
-        let rows = page_rows(offsets.page_locations(), groups[row_group].num_rows() as usize)?;
+        let rows = page_rows(
+            offsets.page_locations(),
+            groups[row_group].num_rows() as usize,
+        )?;
         let c = &column.converter;
         let at = [row_group];
         let (min, max) = (
@@ -444,16 +448,32 @@ fn float_bound(bound: ArrayRef, upper: bool) -> ArrayRef {
     }
     match bound.data_type() {
         DataType::Float16 => {
-            let z = if upper { half::f16::ZERO } else { half::f16::NEG_ZERO };
-            fix(bound.as_primitive::<Float16Type>(), |v| v.is_nan(), |v| (v == z).then_some(z))
+            let z = if upper {
+                half::f16::ZERO
+            } else {
+                half::f16::NEG_ZERO
+            };
+            fix(
+                bound.as_primitive::<Float16Type>(),
+                |v| v.is_nan(),
+                |v| (v == z).then_some(z),
+            )
         }
         DataType::Float32 => {
             let z = if upper { 0.0f32 } else { -0.0 };
-            fix(bound.as_primitive::<Float32Type>(), |v| v.is_nan(), |v| (v == z).then_some(z))
+            fix(
+                bound.as_primitive::<Float32Type>(),
+                |v| v.is_nan(),
+                |v| (v == z).then_some(z),
+            )
         }
         DataType::Float64 => {
             let z = if upper { 0.0f64 } else { -0.0 };
-            fix(bound.as_primitive::<Float64Type>(), |v| v.is_nan(), |v| (v == z).then_some(z))
+            fix(
+                bound.as_primitive::<Float64Type>(),
+                |v| v.is_nan(),
+                |v| (v == z).then_some(z),
+            )
         }
         _ => bound,
     }
@@ -500,10 +520,7 @@ fn push_run(runs: &mut Vec<RowRun>, len: usize, verdict: StatsVerdict) {
 
 /// The tree's runs from its leaves' runs (taken depth first from `leaves`):
 /// And the lowest verdict at every row, Or the highest.
-fn combine(
-    predicate: &Predicate,
-    leaves: &mut impl Iterator<Item = Vec<RowRun>>,
-) -> Vec<RowRun> {
+fn combine(predicate: &Predicate, leaves: &mut impl Iterator<Item = Vec<RowRun>>) -> Vec<RowRun> {
     match predicate {
         Predicate::Leaf(_) => leaves.next().unwrap_or_default(),
         Predicate::And(children) | Predicate::Or(children) => {
@@ -529,7 +546,10 @@ fn merge(
 ) -> Vec<RowRun> {
     let mut out = Vec::new();
     let (mut i, mut j) = (0, 0);
-    let (mut left_a, mut left_b) = (a.first().map_or(0, |r| r.len), b.first().map_or(0, |r| r.len));
+    let (mut left_a, mut left_b) = (
+        a.first().map_or(0, |r| r.len),
+        b.first().map_or(0, |r| r.len),
+    );
     while i < a.len() && j < b.len() {
         let len = left_a.min(left_b);
         push_run(&mut out, len, f(a[i].verdict, b[j].verdict));
@@ -669,7 +689,9 @@ impl PrunePlan {
                 };
                 let page_ranges = page_rows(pages, rows)?;
                 let first_data = pages.first().map_or(chunk.data_page_offset(), |p| p.offset);
-                let start = chunk.dictionary_page_offset().unwrap_or(chunk.data_page_offset());
+                let start = chunk
+                    .dictionary_page_offset()
+                    .unwrap_or(chunk.data_page_offset());
                 read += (first_data - start).max(0) as u64;
                 for (page, r) in pages.iter().zip(&page_ranges) {
                     if selected.iter().any(|s| s.start < r.end && r.start < s.end) {
