@@ -183,8 +183,8 @@ fn check(table: &Table, layout: &Layout, spec: &Spec) {
         got.same(&table.select(&want)),
         "pruned read differs from the model for {predicate}"
     );
-    let (total, bytes_read) = plan.bytes(&metadata, &[0, 1, 2, 3]).unwrap();
-    assert!(bytes_read <= total);
+    let io = plan.io(&metadata, &[0, 1, 2, 3]).unwrap();
+    assert!(io.read_bytes <= io.total_bytes && io.read_pages <= io.total_pages);
 }
 
 fn assert_sound(selected: &[u8], verdict: StatsVerdict, predicate: &Predicate, what: &str) {
@@ -299,9 +299,12 @@ fn and_across_columns_with_different_pages() {
         (counts.total, counts.in_row_groups, counts.selected),
         (1000, 500, 280)
     );
-    let (total, read) = plan.bytes(builder.metadata(), &[0, 1]).unwrap();
-    assert!(read < total / 2, "{read} of {total} bytes");
-    assert!(plan.bytes(builder.metadata(), &[2]).is_err());
+    let io = plan.io(builder.metadata(), &[0, 1]).unwrap();
+    // Pages of a: 34 in the file, 10 over rows 140..420 of row group 0
+    // (120..150 to 390..420); of b: 16, 4 over 140..420 (140..210 to 350..420).
+    assert_eq!((io.total_pages, io.read_pages), (34 + 16, 10 + 4));
+    assert!(io.read_bytes < io.total_bytes / 2, "{io:?}");
+    assert!(plan.io(builder.metadata(), &[2]).is_err());
 
     let reader = builder
         .with_row_groups(plan.row_groups().to_vec())

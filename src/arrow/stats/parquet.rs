@@ -628,79 +628,79 @@ impl PrunePlan {
         }
     }
 
-    /// The compressed bytes of the column chunks of `columns` (leaf column
-    /// indices of the Parquet schema) in the whole file, and those the plan
-    /// reads: the row groups it keeps, and there, with an offset index, the
-    /// pages holding selected rows (plus any dictionary page).
+    /// The pages and compressed bytes of the column chunks of `columns`
+    /// (leaf column indices of the Parquet schema) in the whole file, and
+    /// those the plan reads: the row groups it keeps, and there, where the
+    /// offset index is loaded, only the data pages holding selected rows
+    /// (plus the dictionary page). Pages are counted where the offset
+    /// index is loaded.
     ///
     /// # Errors
     ///
-    /// [`ArrowError::InvalidArgumentError`] when a column index is out of range.
-    pub fn bytes(
-        &self,
-        metadata: &ParquetMetaData,
-        columns: &[usize],
-    ) -> Result<(u64, u64), ArrowError> {
+    /// [`ArrowError::InvalidArgumentError`] when a column index is out of
+    /// range; [`ArrowError::ParquetError`] on an offset index whose pages do
+    /// not cover their row group.
+    pub fn io(&self, metadata: &ParquetMetaData, columns: &[usize]) -> Result<PruneIo, ArrowError> {
         let n = metadata.file_metadata().schema_descr().num_columns();
         if let Some(c) = columns.iter().find(|&&c| c >= n) {
             return Err(ArrowError::InvalidArgumentError(format!(
                 "column {c} of a file of {n} leaf columns"
             )));
         }
-        let mut total = 0u64;
-        for g in metadata.row_groups() {
+        let mut io = PruneIo::default();
+        let offsets = |g: usize, c: usize| {
+            metadata
+                .page_index()
+                .and_then(|i| i.offset_index(g, c))
+                .map(|o| o.page_locations())
+        };
+        for (g, group) in metadata.row_groups().iter().enumerate() {
             for &c in columns {
-                total += g.column(c).compressed_size() as u64;
+                io.total_bytes += group.column(c).compressed_size() as u64;
+                io.total_pages += offsets(g, c).map_or(0, |p| p.len());
             }
         }
-        let mut read = 0u64;
-        let mut runs = self.runs.iter().copied().peekable();
-        let mut run_left = runs.peek().map_or(0, |r| r.len);
+        let mut runs = self.runs.iter().copied();
+        let mut run = runs.next();
+        let mut run_left = run.map_or(0, |r| r.len);
         for &g in &self.row_groups {
             let group = metadata.row_group(g);
+            let rows = group.num_rows() as usize;
             // The selected rows of this row group, as ranges within it.
             let mut selected = Vec::new();
             let mut at = 0usize;
-            let rows = group.num_rows() as usize;
-            while at < rows {
-                let Some(run) = runs.peek().copied() else {
-                    break;
-                };
+            while let (true, Some(r)) = (at < rows, run) {
                 let len = run_left.min(rows - at);
-                if run.verdict != StatsVerdict::NoMatch {
+                if r.verdict != StatsVerdict::NoMatch {
                     selected.push(at..at + len);
                 }
                 at += len;
                 run_left -= len;
                 if run_left == 0 {
-                    runs.next();
-                    run_left = runs.peek().map_or(0, |r| r.len);
+                    run = runs.next();
+                    run_left = run.map_or(0, |r| r.len);
                 }
             }
             for &c in columns {
                 let chunk = group.column(c);
-                let pages = metadata
-                    .page_index()
-                    .and_then(|i| i.offset_index(g, c))
-                    .map(|o| o.page_locations());
-                let Some(pages) = pages else {
-                    read += chunk.compressed_size() as u64;
+                let Some(pages) = offsets(g, c) else {
+                    io.read_bytes += chunk.compressed_size() as u64;
                     continue;
                 };
-                let page_ranges = page_rows(pages, rows)?;
                 let first_data = pages.first().map_or(chunk.data_page_offset(), |p| p.offset);
                 let start = chunk
                     .dictionary_page_offset()
                     .unwrap_or(chunk.data_page_offset());
-                read += (first_data - start).max(0) as u64;
-                for (page, r) in pages.iter().zip(&page_ranges) {
+                io.read_bytes += (first_data - start).max(0) as u64;
+                for (page, r) in pages.iter().zip(page_rows(pages, rows)?) {
                     if selected.iter().any(|s| s.start < r.end && r.start < s.end) {
-                        read += page.compressed_page_size as u64;
+                        io.read_bytes += page.compressed_page_size as u64;
+                        io.read_pages += 1;
                     }
                 }
             }
         }
-        Ok((total, read))
+        Ok(io)
     }
 
     /// A row filter for the batches a reader returns with this plan's
@@ -720,6 +720,19 @@ impl PrunePlan {
             used: 0,
         }
     }
+}
+
+/// Pages and bytes of a [`PrunePlan`], from [`PrunePlan::io`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PruneIo {
+    /// Data pages of the columns in the file (where the offset index is loaded).
+    pub total_pages: usize,
+    /// Of those, the pages read.
+    pub read_pages: usize,
+    /// Compressed bytes of the columns' chunks in the file.
+    pub total_bytes: u64,
+    /// Of those, the bytes read.
+    pub read_bytes: u64,
 }
 
 /// Row counts of a [`PrunePlan`], from [`PrunePlan::row_counts`].
