@@ -34,9 +34,10 @@
 //!   order the zeros; Java's order does);
 //! - row-group min / max are [`truncated`](ColumnStats::truncated) unless
 //!   every known one is flagged exact (`is_min_value_exact` /
-//!   `is_max_value_exact`); page min / max are always truncated (the column
-//!   index has no exactness flags, and its byte arrays are truncated to 64
-//!   bytes by default);
+//!   `is_max_value_exact`); page min / max of byte arrays (strings, binaries,
+//!   decimals in bytes) are always truncated (the column index has no
+//!   exactness flags, and truncates byte arrays to 64 bytes by default),
+//!   those of fixed-width types (integers, floats, dates, ...) exact;
 //! - null counts: a missing count is unknown (not 0), except on a required
 //!   column, where it is 0.
 
@@ -251,7 +252,9 @@ impl<'a> ParquetStats<'a> {
             return Ok(None);
         }
         let counts = UInt64Array::from_iter_values(rows.iter().map(|r| r.len() as u64));
-        let stats = column.finish(min, max, nulls, nans, true)?;
+        // The column index has no exactness flags: byte arrays may be
+        // truncated there, fixed-width values have nothing to truncate.
+        let stats = column.finish(min, max, nulls, nans, column.bytes)?;
         let stats = StatsBatch::new(counts).with_column(field, stats)?;
         Ok(Some(PageStats { stats, rows }))
     }
@@ -379,6 +382,10 @@ impl<'a> ParquetStats<'a> {
             required: descr.max_def_level() == 0,
             trusted,
             legacy_ok,
+            bytes: matches!(
+                physical,
+                PhysicalType::BYTE_ARRAY | PhysicalType::FIXED_LEN_BYTE_ARRAY
+            ),
         }))
     }
 }
@@ -394,6 +401,8 @@ struct Column<'a> {
     trusted: bool,
     /// Deprecated `min` / `max` fields are in that order too.
     legacy_ok: bool,
+    /// A byte array (variable or fixed length): bounds may be truncated.
+    bytes: bool,
 }
 
 impl Column<'_> {
