@@ -814,3 +814,77 @@ impl PrunedFilter<'_> {
         self.run == self.runs.len()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::{Float32Array, Float64Array};
+
+    /// Bits of each entry (None for null), so that zeros' signs count.
+    fn bits(a: &ArrayRef) -> Vec<Option<u64>> {
+        let a = a.as_primitive::<Float64Type>();
+        a.iter().map(|v| v.map(f64::to_bits)).collect()
+    }
+
+    #[test]
+    fn float_bounds_drop_nan_and_widen_zeros() {
+        let values = || -> ArrayRef {
+            Arc::new(Float64Array::from(vec![
+                Some(0.0),
+                Some(-0.0),
+                Some(f64::NAN),
+                Some(-f64::NAN),
+                Some(1.5),
+                None,
+            ]))
+        };
+        let want = |zero: f64| {
+            vec![
+                Some(zero.to_bits()),
+                Some(zero.to_bits()),
+                None,
+                None,
+                Some(1.5f64.to_bits()),
+                None,
+            ]
+        };
+        assert_eq!(bits(&float_bound(values(), false)), want(-0.0));
+        assert_eq!(bits(&float_bound(values(), true)), want(0.0));
+        let f32s: ArrayRef = Arc::new(Float32Array::from(vec![0.0f32, f32::NAN]));
+        let min = float_bound(f32s, false);
+        let min = min.as_primitive::<Float32Type>();
+        assert_eq!(min.value(0).to_bits(), (-0.0f32).to_bits());
+        assert!(min.is_null(1));
+        let ints: ArrayRef = Arc::new(arrow_array::Int64Array::from(vec![0, 1]));
+        assert_eq!(float_bound(ints.clone(), false).as_ref(), ints.as_ref());
+    }
+
+    #[test]
+    fn runs_merge_by_min_and_max() {
+        use StatsVerdict::*;
+        let run = |len, verdict| RowRun { len, verdict };
+        let a = [run(3, NoMatch), run(5, AllMatch)];
+        let b = [run(2, AllMatch), run(4, MayMatch), run(2, AllMatch)];
+        assert_eq!(
+            merge(&a, &b, |x, y| x.min(y)),
+            [run(3, NoMatch), run(3, MayMatch), run(2, AllMatch)]
+        );
+        assert_eq!(
+            merge(&a, &b, |x, y| x.max(y)),
+            [run(2, AllMatch), run(1, MayMatch), run(5, AllMatch)]
+        );
+    }
+
+    #[test]
+    fn page_rows_reject_gaps() {
+        let page = |first_row_index| PageLocation {
+            offset: 0,
+            compressed_page_size: 1,
+            first_row_index,
+        };
+        assert_eq!(page_rows(&[page(0), page(4)], 10).unwrap(), [0..4, 4..10]);
+        assert!(page_rows(&[page(1)], 10).is_err());
+        assert!(page_rows(&[page(0), page(12)], 10).is_err());
+        assert!(page_rows(&[page(0), page(5), page(3)], 10).is_err());
+    }
+}
