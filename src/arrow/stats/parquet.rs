@@ -52,8 +52,10 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Float16Type, Float32Type, Float64Type};
 use arrow_array::{Array, ArrayRef, BooleanArray, PrimitiveArray, RecordBatch, UInt64Array};
 use arrow_schema::{ArrowError, DataType, Schema};
+use std::collections::HashMap;
 use std::format;
 use std::ops::Range;
+use std::string::String;
 use std::sync::Arc;
 use std::vec;
 use std::vec::Vec;
@@ -294,8 +296,10 @@ impl<'a> ParquetStats<'a> {
                 continue;
             }
             let mut leaf_runs = Vec::with_capacity(leaves.len());
+            // Each column's pages read once for all the leaves over it.
+            let mut pages = HashMap::new();
             for (leaf, verdicts) in leaves.iter().zip(&leaf_groups) {
-                leaf_runs.push(self.leaf_runs(leaf, g, verdicts[g], rows)?);
+                leaf_runs.push(self.leaf_runs(leaf, g, verdicts[g], rows, &mut pages)?);
             }
             let mut next = leaf_runs.into_iter();
             for run in combine(predicate, &mut next) {
@@ -319,6 +323,7 @@ impl<'a> ParquetStats<'a> {
         g: usize,
         verdict: StatsVerdict,
         rows: usize,
+        pages: &mut HashMap<String, Option<PageStats>>,
     ) -> Result<Vec<RowRun>, ArrowError> {
         let whole = vec![RowRun { len: rows, verdict }];
         let field = match leaf {
@@ -328,7 +333,10 @@ impl<'a> ParquetStats<'a> {
         let (StatsVerdict::MayMatch, Some(field)) = (verdict, field) else {
             return Ok(whole);
         };
-        let Some(pages) = self.pages(field, g)? else {
+        if !pages.contains_key(field) {
+            pages.insert(field.into(), self.pages(field, g)?);
+        }
+        let Some(Some(pages)) = pages.get(field) else {
             return Ok(whole);
         };
         let mut runs = Vec::new();
