@@ -142,6 +142,10 @@ mod transform;
 // Statistics (`src/arrow/stats/`): verdicts of predicates over many containers' min / max / null counts.
 #[path = "arrow/stats/mod.rs"]
 mod stats;
+// Parquet (feature `parquet`): a file's row-group and page statistics, and what to read.
+#[cfg(feature = "parquet")]
+#[path = "arrow/stats/parquet.rs"]
+mod parquet_stats;
 
 // Predicate trees (`src/arrow/predicate/`): the tree, its evaluation, builder and display.
 #[path = "arrow/predicate/builder.rs"]
@@ -165,6 +169,8 @@ pub use compare::{CompareOp, NullFalseLeafBinaryFunction};
 pub use evaluate::{Narrowing, GATHER_MAX_FRACTION, GATHER_MAX_FRACTION_BYTES};
 pub use function::Function;
 pub use in_list::{InStrategy, MultiLiteralsLeafFunction, IN_HASH_MIN_LITERALS};
+#[cfg(feature = "parquet")]
+pub use parquet_stats::{PageStats, ParquetStats, PruneCounts, PrunePlan, PrunedFilter, RowRun};
 pub use predicate::{Leaf, Predicate};
 pub use selection::selection_indices;
 pub use stats::{ColumnStats, StatsBatch, StatsVerdict};
