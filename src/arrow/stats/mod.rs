@@ -563,17 +563,7 @@ impl Predicate {
             }
         }
         let bits = evaluate(self, stats, &active)?;
-        const VERDICTS: [StatsVerdict; 3] = [
-            StatsVerdict::NoMatch,
-            StatsVerdict::MayMatch,
-            StatsVerdict::AllMatch,
-        ];
-        for ((chunk, &may), &all) in out[..n].chunks_mut(64).zip(&bits.may).zip(&bits.all) {
-            let all = all & may;
-            for (j, v) in chunk.iter_mut().enumerate() {
-                *v = VERDICTS[((may >> j & 1) + (all >> j & 1)) as usize];
-            }
-        }
+        write_verdicts(&bits, &mut out[..n]);
         Ok(())
     }
 
@@ -592,6 +582,51 @@ impl Predicate {
             .map(|(i, _)| i)
             .collect())
     }
+}
+
+/// `QUADS[m | a << 4]`: the verdicts of four containers whose may bits are
+/// the nibble `m` and whose all bits are `a` (`all` counted only with `may`).
+/// 1 KiB, stays in L1.
+const QUADS: [[StatsVerdict; 4]; 256] = {
+    let mut table = [[StatsVerdict::NoMatch; 4]; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut j = 0;
+        while j < 4 {
+            let (may, all) = ((i >> j) & 1 == 1, (i >> (4 + j)) & 1 == 1);
+            table[i][j] = match (may, all) {
+                (false, _) => StatsVerdict::NoMatch,
+                (true, false) => StatsVerdict::MayMatch,
+                (true, true) => StatsVerdict::AllMatch,
+            };
+            j += 1;
+        }
+        i += 1;
+    }
+    table
+};
+
+/// Writes the verdicts of `bits` into `out`, four containers per table
+/// lookup and 4-byte copy: the output is written once, a word's 64 verdicts
+/// at a time.
+fn write_verdicts(bits: &RuleBits, out: &mut [StatsVerdict]) {
+    for ((chunk, &may), &all) in out.chunks_mut(64).zip(&bits.may).zip(&bits.all) {
+        if let Ok(chunk) = <&mut [StatsVerdict; 64]>::try_from(&mut *chunk) {
+            for (k, dst) in chunk.chunks_exact_mut(4).enumerate() {
+                dst.copy_from_slice(&QUADS[quad(may, all, k)]);
+            }
+        } else {
+            for (k, dst) in chunk.chunks_mut(4).enumerate() {
+                dst.copy_from_slice(&QUADS[quad(may, all, k)][..dst.len()]);
+            }
+        }
+    }
+}
+
+/// The [`QUADS`] index of containers `4k..4k + 4` of a word.
+#[inline(always)]
+fn quad(may: u64, all: u64, k: usize) -> usize {
+    ((may >> (4 * k)) & 0xF | ((all >> (4 * k)) & 0xF) << 4) as usize
 }
 
 /// Checks the whole tree against the batch's stats before evaluating any.
