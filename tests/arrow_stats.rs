@@ -3,7 +3,7 @@
 #![cfg(feature = "arrow")]
 
 use arrow_array::{
-    ArrayRef, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray, UInt64Array,
+    ArrayRef, Float32Array, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray, UInt64Array,
 };
 use arrow_schema::{DataType, Field};
 use bitbytes::arrow::{
@@ -70,6 +70,10 @@ struct Case {
     containers: Vec<(Vec<Row>, (bool, bool, bool))>,
     nan_excluded: bool,
     truncated: bool,
+    /// With `nan_excluded`: zero bounds written with the narrowing sign, as
+    /// an IEEE-ordered writer may (a zero min as `+0.0`, a zero max as
+    /// `-0.0`, whatever zeros the container holds).
+    ieee_zeros: bool,
 }
 
 impl Case {
@@ -129,8 +133,10 @@ impl Case {
             };
             imin.push(i.map(|b| b.0));
             imax.push(i.map(|b| b.1));
-            fmin.push(f.map(|b| b.0));
-            fmax.push(f.map(|b| b.1));
+            let ieee = self.nan_excluded && self.ieee_zeros;
+            let zero = |v: f64, sign: f64| if ieee && v == 0.0 { sign * 0.0 } else { v };
+            fmin.push(f.map(|b| zero(b.0, 1.0)));
+            fmax.push(f.map(|b| zero(b.1, -1.0)));
             let s = s.map(|(lo, hi)| {
                 if self.truncated {
                     (truncate(&lo, false), truncate(&hi, true))
@@ -179,11 +185,13 @@ fn case() -> impl Strategy<Value = Case> {
         proptest::collection::vec((proptest::collection::vec(row(), 0..5), unknowns()), 1..70),
         any::<bool>(),
         any::<bool>(),
+        any::<bool>(),
     )
-        .prop_map(|(containers, nan_excluded, truncated)| Case {
+        .prop_map(|(containers, nan_excluded, truncated, ieee_zeros)| Case {
             containers,
             nan_excluded,
             truncated,
+            ieee_zeros,
         })
 }
 
@@ -453,6 +461,52 @@ fn all_match_needs_known_nulls_and_exact_equality() {
         s_leaf(Function::EndsWith, "z").test_stats(&t).unwrap(),
         [MayMatch]
     );
+}
+
+/// An IEEE-ordered writer (Parquet) may write `+0.0` as the min of a
+/// container holding `-0.0`, and `-0.0` as the max of one holding `+0.0`;
+/// in Java's order `-0.0 < +0.0`, so such bounds are widened before use.
+#[test]
+fn nan_excluded_zero_bounds_are_widened() {
+    let stats = |min: f64, max: f64, nan_excluded: bool| {
+        let column = ColumnStats::new(
+            Arc::new(Float32Array::from(vec![min as f32])),
+            Arc::new(Float32Array::from(vec![max as f32])),
+        )
+        .with_null_counts(UInt64Array::from(vec![0]))
+        .with_nan_counts(UInt64Array::from(vec![0]));
+        let column = if nan_excluded {
+            column.nan_excluded()
+        } else {
+            column
+        };
+        StatsBatch::new(UInt64Array::from(vec![2]))
+            .with_column("f", column)
+            .unwrap()
+    };
+    let leaf = |op, l: f32| {
+        Predicate::Leaf(Leaf::new(
+            Function::Compare(op),
+            "f",
+            Arc::new(Float32Array::from(vec![l])),
+        ))
+    };
+    // Rows {-0.0, 1.0}, min written as +0.0: the row -0.0 satisfies x < 0.0.
+    let lt = leaf(CompareOp::LessThan, 0.0);
+    assert_eq!(lt.test_stats(&stats(0.0, 1.0, true)).unwrap(), [MayMatch]);
+    // Rows {-1.0, +0.0}, max written as -0.0: the row +0.0 satisfies x > -0.0.
+    let gt = leaf(CompareOp::GreaterThan, -0.0);
+    assert_eq!(gt.test_stats(&stats(-1.0, -0.0, true)).unwrap(), [MayMatch]);
+    // Rows {+0.0}, written min = max = -0.0 by an IEEE writer: not AllMatch
+    // for x = -0.0 (Java: +0.0 != -0.0), nor NoMatch for x = +0.0.
+    let eq = |l| leaf(CompareOp::Equal, l);
+    assert_eq!(eq(-0.0).test_stats(&stats(-0.0, -0.0, true)).unwrap(), [MayMatch]);
+    assert_eq!(eq(0.0).test_stats(&stats(-0.0, -0.0, true)).unwrap(), [MayMatch]);
+    // Paimon's own (Java-ordered) bounds are values: pruned as Java does.
+    assert_eq!(lt.test_stats(&stats(0.0, 1.0, false)).unwrap(), [NoMatch]);
+    assert_eq!(gt.test_stats(&stats(-1.0, -0.0, false)).unwrap(), [NoMatch]);
+    // Bounds away from zero are untouched.
+    assert_eq!(lt.test_stats(&stats(0.5, 1.0, true)).unwrap(), [NoMatch]);
 }
 
 #[test]

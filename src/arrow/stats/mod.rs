@@ -125,6 +125,12 @@ impl ColumnStats {
     /// Float min and max leave NaN out (Parquet, ORC): a container may hold
     /// NaN rows unless its NaN count is 0. Without it, NaN is the largest
     /// float (Paimon's own stats).
+    ///
+    /// Such writers also order floats by IEEE, where `-0.0 == +0.0`: as the
+    /// Parquet spec tells readers, a zero min is read as `-0.0` and a zero
+    /// max as `+0.0` (the bounds widened in Java's order, where `-0.0 <
+    /// +0.0`), so a container holding `-0.0` with a min written as `+0.0`
+    /// is not pruned by `x < 0.0`.
     pub fn nan_excluded(self) -> Self {
         ColumnStats {
             nan_excluded: true,
@@ -325,6 +331,38 @@ fn and_words(a: &[u64], b: &[u64]) -> Vec<u64> {
     a.iter().zip(b).map(|(x, y)| x & y).collect()
 }
 
+/// NaN-excluded float bounds widened over the sign of zero: writers that
+/// order floats by IEEE (Parquet, ORC) see `-0.0 == +0.0` and may write
+/// either as min or max whatever zeros the container holds, so (as the
+/// Parquet spec tells readers) a zero min is read as `-0.0` and a zero max
+/// as `+0.0`, the widest bounds in Java's order (`-0.0 < +0.0`). Returns
+/// `array` itself when it holds no zero of the other sign.
+fn signed_zeros(array: &ArrayRef, is_min: bool) -> ArrayRef {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Float16Type, Float32Type, Float64Type};
+    use std::sync::Arc;
+    macro_rules! widen {
+        ($t:ty, $neg:expr, $pos:expr) => {{
+            let a = array.as_primitive::<$t>();
+            let (from, to) = if is_min { ($pos, $neg) } else { ($neg, $pos) };
+            let narrow = |v: <$t as arrow_array::ArrowPrimitiveType>::Native| {
+                v.to_bits() == from.to_bits()
+            };
+            if a.values().iter().any(|&v| narrow(v)) {
+                Arc::new(a.unary::<_, $t>(|v| if narrow(v) { to } else { v })) as ArrayRef
+            } else {
+                Arc::clone(array)
+            }
+        }};
+    }
+    match array.data_type() {
+        DataType::Float16 => widen!(Float16Type, half::f16::NEG_ZERO, half::f16::ZERO),
+        DataType::Float32 => widen!(Float32Type, -0.0f32, 0.0f32),
+        DataType::Float64 => widen!(Float64Type, -0.0f64, 0.0f64),
+        _ => Arc::clone(array),
+    }
+}
+
 impl StatsColumn {
     fn new(field: &str, stats: ColumnStats, row_counts: &UInt64Array) -> Result<Self, ArrowError> {
         let n = row_counts.len();
@@ -395,9 +433,14 @@ impl StatsColumn {
             Some(c) => count_words(c, |_, v| v == 0).iter().map(|w| !w).collect(),
             None => vec![!0; n.div_ceil(64)],
         });
+        let (min, max) = if stats.nan_excluded && is_float {
+            (signed_zeros(&stats.min, true), signed_zeros(&stats.max, false))
+        } else {
+            (stats.min, stats.max)
+        };
         Ok(StatsColumn {
-            min: stats.min,
-            max: stats.max,
+            min,
+            max,
             exact: !stats.truncated,
             known,
             all_null,
