@@ -3,7 +3,8 @@
 #![cfg(feature = "arrow")]
 
 use arrow_array::{
-    ArrayRef, Float32Array, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray, UInt64Array,
+    ArrayRef, Float32Array, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray,
+    UInt64Array,
 };
 use arrow_schema::{DataType, Field};
 use bitbytes::arrow::{
@@ -27,7 +28,9 @@ fn java_cmp(a: f64, b: f64) -> Ordering {
 type Row = (Option<i64>, Option<f64>, Option<String>);
 
 const FLOATS: [f64; 7] = [-1.0, -0.0, 0.0, 1.0, 2.5, f64::INFINITY, f64::NAN];
-const STRINGS: [&str; 8] = ["", "a", "ab", "abc", "abd", "b", "ba", "c"];
+const STRINGS: [&str; 10] = [
+    "", "a", "ab", "abc", "abd", "b", "ba", "c", "abcdefg", "abcdefgh",
+];
 
 fn row() -> impl Strategy<Value = Row> {
     (
@@ -259,7 +262,22 @@ fn leaf() -> impl Strategy<Value = Predicate> {
             _ => proptest::option::weighted(
                 0.9,
                 proptest::sample::select(vec![
-                    "", "a", "ab", "b", "a%", "ab%", "abc%", "%", "%b", "a_", "_b%", "b%",
+                    "",
+                    "a",
+                    "ab",
+                    "b",
+                    "a%",
+                    "ab%",
+                    "abc%",
+                    "%",
+                    "%b",
+                    "a_",
+                    "_b%",
+                    "b%",
+                    "abcdefg",
+                    "abcdefgh",
+                    "abcdefg%",
+                    "abcdefgh%",
                 ]),
             )
             .prop_map(|o| vec![o.map(str::to_string)])
@@ -500,8 +518,14 @@ fn nan_excluded_zero_bounds_are_widened() {
     // Rows {+0.0}, written min = max = -0.0 by an IEEE writer: not AllMatch
     // for x = -0.0 (Java: +0.0 != -0.0), nor NoMatch for x = +0.0.
     let eq = |l| leaf(CompareOp::Equal, l);
-    assert_eq!(eq(-0.0).test_stats(&stats(-0.0, -0.0, true)).unwrap(), [MayMatch]);
-    assert_eq!(eq(0.0).test_stats(&stats(-0.0, -0.0, true)).unwrap(), [MayMatch]);
+    assert_eq!(
+        eq(-0.0).test_stats(&stats(-0.0, -0.0, true)).unwrap(),
+        [MayMatch]
+    );
+    assert_eq!(
+        eq(0.0).test_stats(&stats(-0.0, -0.0, true)).unwrap(),
+        [MayMatch]
+    );
     // Paimon's own (Java-ordered) bounds are values: pruned as Java does.
     assert_eq!(lt.test_stats(&stats(0.0, 1.0, false)).unwrap(), [NoMatch]);
     assert_eq!(gt.test_stats(&stats(-1.0, -0.0, false)).unwrap(), [NoMatch]);

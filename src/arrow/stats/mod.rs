@@ -29,7 +29,9 @@
 
 mod bounds;
 
-pub(crate) use bounds::{bytes_rule, order_rule, Fuse, OrderRule, RuleBits};
+pub(crate) use bounds::{
+    bytes_rule, cut_key, cut_rule, cuttable, order_rule, Fuse, OrderRule, RuleBits, CUT_MAX,
+};
 
 use super::evaluate::in_field;
 use super::literals::value_type;
@@ -345,9 +347,8 @@ fn signed_zeros(array: &ArrayRef, is_min: bool) -> ArrayRef {
         ($t:ty, $neg:expr, $pos:expr) => {{
             let a = array.as_primitive::<$t>();
             let (from, to) = if is_min { ($pos, $neg) } else { ($neg, $pos) };
-            let narrow = |v: <$t as arrow_array::ArrowPrimitiveType>::Native| {
-                v.to_bits() == from.to_bits()
-            };
+            let narrow =
+                |v: <$t as arrow_array::ArrowPrimitiveType>::Native| v.to_bits() == from.to_bits();
             if a.values().iter().any(|&v| narrow(v)) {
                 Arc::new(a.unary::<_, $t>(|v| if narrow(v) { to } else { v })) as ArrayRef
             } else {
@@ -434,7 +435,10 @@ impl StatsColumn {
             None => vec![!0; n.div_ceil(64)],
         });
         let (min, max) = if stats.nan_excluded && is_float {
-            (signed_zeros(&stats.min, true), signed_zeros(&stats.max, false))
+            (
+                signed_zeros(&stats.min, true),
+                signed_zeros(&stats.max, false),
+            )
         } else {
             (stats.min, stats.max)
         };
