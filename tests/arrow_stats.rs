@@ -2,9 +2,10 @@
 //! Java rules, and errors.
 #![cfg(feature = "arrow")]
 
+use arrow_array::types::Int64Type;
 use arrow_array::{
-    ArrayRef, Float32Array, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray,
-    UInt64Array,
+    ArrayRef, Float32Array, Float64Array, Int32Array, Int64Array, ListArray, RecordBatch,
+    StringArray, UInt64Array,
 };
 use arrow_schema::{DataType, Field};
 use bitbytes::arrow::{
@@ -26,6 +27,16 @@ fn java_cmp(a: f64, b: f64) -> Ordering {
 
 /// One container's rows: (i, f, s).
 type Row = (Option<i64>, Option<f64>, Option<String>);
+
+/// The list column `a` of a row, derived from its `i`: null with it, else
+/// `[i, i + 1]` with the second element null for odd `i`.
+fn list_of(row: &Row) -> Option<Vec<Option<i64>>> {
+    row.0.map(|i| vec![Some(i), (i % 2 == 0).then_some(i + 1)])
+}
+
+fn lists<'r>(rows: impl IntoIterator<Item = Option<&'r Row>>) -> ListArray {
+    ListArray::from_iter_primitive::<Int64Type, _, _>(rows.into_iter().map(|r| r.and_then(list_of)))
+}
 
 const FLOATS: [f64; 7] = [-1.0, -0.0, 0.0, 1.0, 2.5, f64::INFINITY, f64::NAN];
 const STRINGS: [&str; 10] = [
@@ -94,6 +105,10 @@ impl Case {
             (
                 "s",
                 Arc::new(rows.iter().map(|r| r.2.clone()).collect::<StringArray>()) as ArrayRef,
+            ),
+            (
+                "a",
+                Arc::new(lists(rows.iter().map(|r| Some(*r)))) as ArrayRef,
             ),
         ])
         .unwrap()
@@ -173,7 +188,18 @@ impl Case {
         if self.truncated {
             strings = strings.truncated();
         }
+        // The list column's bounds carry no order the rules read: known (a
+        // row's list as both) or unknown, to reach both of Java's paths.
+        let list_bounds = lists(self.containers.iter().map(|(rows, (no_bounds, _, _))| {
+            (!no_bounds)
+                .then(|| rows.iter().find(|r| r.0.is_some()))
+                .flatten()
+        }));
+        let arrays = ColumnStats::new(Arc::new(list_bounds.clone()), Arc::new(list_bounds))
+            .with_null_counts(null_counts(&|r| r.0.is_none()));
         StatsBatch::new(row_counts)
+            .with_column("a", arrays)
+            .unwrap()
             .with_column("i", ints)
             .unwrap()
             .with_column("f", floats)
@@ -285,7 +311,21 @@ fn leaf() -> impl Strategy<Value = Predicate> {
         };
         literals.prop_map(move |l| Leaf::new(f, "s", Arc::new(StringArray::from(l))))
     });
-    prop_oneof![int, float, string].prop_map(Predicate::Leaf)
+    let array = proptest::sample::select(vec![
+        Function::ArrayContains,
+        Function::ArrayContainsAll,
+        Function::ArraysOverlap,
+    ])
+    .prop_flat_map(|f| {
+        let count = if f == Function::ArrayContains {
+            1..2
+        } else {
+            0..4
+        };
+        proptest::collection::vec(proptest::option::weighted(0.8, -4i64..=4), count)
+            .prop_map(move |l| Leaf::new(f, "a", Arc::new(Int64Array::from(l))))
+    });
+    prop_oneof![int, float, string, array].prop_map(Predicate::Leaf)
 }
 
 fn tree() -> impl Strategy<Value = Predicate> {
@@ -665,5 +705,55 @@ fn errors_name_the_field_and_types() {
     assert!(
         err.to_string().contains("`x`") && err.to_string().contains("Int32"),
         "{err}"
+    );
+}
+
+/// Java's array functions at statistics: nothing prunes by value (a list
+/// column's bounds say nothing about its elements); ArrayContainsAll with a
+/// null literal and ArraysOverlap with no non-null literal select no row and
+/// prune wherever Java reaches the function (bounds known, or all null).
+#[test]
+fn array_functions_prune_only_what_selects_no_row() {
+    // Containers: bounds known; bounds unknown; all null (bounds unknown).
+    let bounds =
+        ListArray::from_iter_primitive::<Int64Type, _, _>(vec![Some(vec![Some(1)]), None, None]);
+    let stats = StatsBatch::new(UInt64Array::from(vec![4, 4, 4]))
+        .with_column(
+            "a",
+            ColumnStats::new(Arc::new(bounds.clone()), Arc::new(bounds))
+                .with_null_counts(UInt64Array::from(vec![0, 0, 4])),
+        )
+        .unwrap();
+    let leaf =
+        |f, l: Vec<Option<i64>>| Predicate::Leaf(Leaf::new(f, "a", Arc::new(Int64Array::from(l))));
+    let verdicts = |f, l| leaf(f, l).test_stats(&stats).unwrap();
+    use Function::*;
+    assert_eq!(
+        verdicts(ArrayContains, vec![Some(9)]),
+        [MayMatch, MayMatch, NoMatch]
+    );
+    assert_eq!(
+        verdicts(ArrayContains, vec![None]),
+        [MayMatch, MayMatch, NoMatch]
+    );
+    assert_eq!(
+        verdicts(ArrayContainsAll, vec![Some(9)]),
+        [MayMatch, MayMatch, NoMatch]
+    );
+    assert_eq!(
+        verdicts(ArrayContainsAll, vec![Some(9), None]),
+        [NoMatch, MayMatch, NoMatch]
+    );
+    assert_eq!(
+        verdicts(ArraysOverlap, vec![None, Some(9)]),
+        [MayMatch, MayMatch, NoMatch]
+    );
+    assert_eq!(
+        verdicts(ArraysOverlap, vec![None]),
+        [NoMatch, MayMatch, NoMatch]
+    );
+    assert_eq!(
+        verdicts(ArraysOverlap, vec![]),
+        [NoMatch, MayMatch, NoMatch]
     );
 }

@@ -529,6 +529,18 @@ impl StatsColumn {
         )
     }
 
+    /// A leaf no row satisfies (NOT IN with a null literal, ...): NoMatch
+    /// where Java reaches the function (bounds known, or an all-null
+    /// container), MayMatch where it keeps the container without asking.
+    pub(crate) fn no_row(&self) -> RuleBits {
+        let words = self.known.len();
+        let none = RuleBits {
+            may: vec![0; words],
+            all: vec![0; words],
+        };
+        self.finish(none, false)
+    }
+
     /// The all-null bits.
     pub(crate) fn all_null(&self) -> &[u64] {
         &self.all_null
@@ -776,7 +788,7 @@ fn leaf_stats(
     literals: &dyn Array,
     active: &[u64],
 ) -> Result<RuleBits, ArrowError> {
-    use super::{between, compare, in_list, null_tests, strings};
+    use super::{arrays, between, compare, in_list, null_tests, strings};
     match function {
         Function::IsNull => Ok(null_tests::null_test_stats(column, false)),
         Function::IsNotNull => Ok(null_tests::null_test_stats(column, true)),
@@ -788,6 +800,9 @@ fn leaf_stats(
         Function::Between | Function::NotBetween => {
             between::between_stats(function == Function::NotBetween, column, literals, active)
         }
-        _ => strings::string_stats(function, column, literals, active),
+        _ => match function.array_function() {
+            Some(f) => Ok(arrays::array_stats(f, column, literals)),
+            None => strings::string_stats(function, column, literals, active),
+        },
     }
 }
