@@ -194,7 +194,8 @@ pub(crate) fn array_bits(
 /// An array function leaf's verdict bits over `column`'s statistics, as
 /// Paimon Java's `test(rowCount, min, max, nullCount, literals)`: min and
 /// max of a list column say nothing about which elements it holds, so no
-/// value prunes. ArrayContainsAll with a null literal and ArraysOverlap with
+/// value prunes. ArrayContains with a null literal prunes as a comparison's
+/// null literal does (where the null count is known). ArrayContainsAll with a null literal and ArraysOverlap with
 /// no non-null literal select no row; Java prunes them where it reaches the
 /// function (bounds known, or an all-null container), and so do we. Any
 /// other leaf is NoMatch only on an all-null container (the contract's
@@ -205,15 +206,13 @@ pub(crate) fn array_stats(
     literals: &dyn Array,
 ) -> RuleBits {
     let nulls = literals.logical_null_count();
-    let no_row = match function {
-        ArrayFunction::Contains => false,
-        ArrayFunction::ContainsAll => nulls > 0,
-        ArrayFunction::Overlap => nulls == literals.len(),
-    };
-    if no_row {
-        column.no_row()
-    } else {
-        column.by_nulls_only()
+    match function {
+        // Java's LeafBinaryFunction: a null literal prunes only with a
+        // known null count, as a comparison's.
+        ArrayFunction::Contains if nulls > 0 => column.null_literal(),
+        ArrayFunction::ContainsAll if nulls > 0 => column.no_row(),
+        ArrayFunction::Overlap if nulls == literals.len() => column.no_row(),
+        _ => column.by_nulls_only(),
     }
 }
 
