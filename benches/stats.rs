@@ -170,11 +170,14 @@ fn least(rounds: usize, mut f: impl FnMut()) -> Duration {
         .unwrap_or_default()
 }
 
+/// A named pair of runs: ours, then the one it is measured against.
+type Pair<'a> = (&'a str, &'a mut dyn FnMut(), &'a mut dyn FnMut());
+
 /// With `STATS_INTERLEAVED=<rounds>`: each pair timed alternately, round
 /// after round, and the ratio of their least times printed. On a shared,
 /// loaded machine the least of many interleaved runs is the steadiest
 /// ratio; criterion's estimates follow.
-fn interleaved(pairs: &mut [(&str, &mut dyn FnMut(), &mut dyn FnMut())]) {
+fn interleaved(pairs: &mut [Pair<'_>]) {
     let Some(rounds) = std::env::var("STATS_INTERLEAVED")
         .ok()
         .and_then(|r| r.parse::<usize>().ok())
