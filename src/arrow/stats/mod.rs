@@ -12,7 +12,8 @@
 //!   bitmaps every rule needs: min and max known, all rows null, no row null,
 //!   null count known, NaN rows possible (for NaN-excluded float stats).
 //! - Each leaf's rule lives in its family's file next to its row kernel
-//!   (`compare.rs`, `in_list.rs`, `between.rs`, `strings.rs`, `null_tests.rs`):
+//!   (`compare.rs`, `in_list.rs`, `between.rs`, `strings.rs`, `null_tests.rs`,
+//!   `arrays.rs`):
 //!   a closure of `(min, max)` giving "may" and "all" bits, run by `bounds.rs`
 //!   in one fused pass over the whole min / max arrays.
 //! - [`StatsColumn::finish`] applies the rules every function shares (the
@@ -21,6 +22,10 @@
 //!   undecided (not yet NoMatch under And, not yet AllMatch under Or):
 //!   words with no undecided container are skipped, and costly rules (IN,
 //!   strings) run only on the undecided containers themselves.
+//! - StartsWith / Like `'p%'` with a short prefix compare each bound's first
+//!   `|p|` bytes packed in a `u64` (`bounds::cut_rule`), not byte slices.
+//! - The verdict bytes are written once, from the root's two bitmaps, four
+//!   containers per lookup in a 1 KiB table.
 //!
 //! The semantics are the contract's (docs/stats.md, "Statistics" in the
 //! shared SEMANTICS.md): Paimon Java's `test(rowCount, min, max, nullCounts)`
