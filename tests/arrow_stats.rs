@@ -2,8 +2,10 @@
 //! Java rules, and errors.
 #![cfg(feature = "arrow")]
 
+use arrow_array::types::Int64Type;
 use arrow_array::{
-    ArrayRef, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray, UInt64Array,
+    ArrayRef, Float32Array, Float64Array, Int32Array, Int64Array, ListArray, RecordBatch,
+    StringArray, UInt64Array,
 };
 use arrow_schema::{DataType, Field};
 use bitbytes::arrow::{
@@ -26,8 +28,20 @@ fn java_cmp(a: f64, b: f64) -> Ordering {
 /// One container's rows: (i, f, s).
 type Row = (Option<i64>, Option<f64>, Option<String>);
 
+/// The list column `a` of a row, derived from its `i`: null with it, else
+/// `[i, i + 1]` with the second element null for odd `i`.
+fn list_of(row: &Row) -> Option<Vec<Option<i64>>> {
+    row.0.map(|i| vec![Some(i), (i % 2 == 0).then_some(i + 1)])
+}
+
+fn lists<'r>(rows: impl IntoIterator<Item = Option<&'r Row>>) -> ListArray {
+    ListArray::from_iter_primitive::<Int64Type, _, _>(rows.into_iter().map(|r| r.and_then(list_of)))
+}
+
 const FLOATS: [f64; 7] = [-1.0, -0.0, 0.0, 1.0, 2.5, f64::INFINITY, f64::NAN];
-const STRINGS: [&str; 8] = ["", "a", "ab", "abc", "abd", "b", "ba", "c"];
+const STRINGS: [&str; 10] = [
+    "", "a", "ab", "abc", "abd", "b", "ba", "c", "abcdefg", "abcdefgh",
+];
 
 fn row() -> impl Strategy<Value = Row> {
     (
@@ -70,6 +84,10 @@ struct Case {
     containers: Vec<(Vec<Row>, (bool, bool, bool))>,
     nan_excluded: bool,
     truncated: bool,
+    /// With `nan_excluded`: zero bounds written with the narrowing sign, as
+    /// an IEEE-ordered writer may (a zero min as `+0.0`, a zero max as
+    /// `-0.0`, whatever zeros the container holds).
+    ieee_zeros: bool,
 }
 
 impl Case {
@@ -87,6 +105,10 @@ impl Case {
             (
                 "s",
                 Arc::new(rows.iter().map(|r| r.2.clone()).collect::<StringArray>()) as ArrayRef,
+            ),
+            (
+                "a",
+                Arc::new(lists(rows.iter().map(|r| Some(*r)))) as ArrayRef,
             ),
         ])
         .unwrap()
@@ -129,8 +151,10 @@ impl Case {
             };
             imin.push(i.map(|b| b.0));
             imax.push(i.map(|b| b.1));
-            fmin.push(f.map(|b| b.0));
-            fmax.push(f.map(|b| b.1));
+            let ieee = self.nan_excluded && self.ieee_zeros;
+            let zero = |v: f64, sign: f64| if ieee && v == 0.0 { sign * 0.0 } else { v };
+            fmin.push(f.map(|b| zero(b.0, 1.0)));
+            fmax.push(f.map(|b| zero(b.1, -1.0)));
             let s = s.map(|(lo, hi)| {
                 if self.truncated {
                     (truncate(&lo, false), truncate(&hi, true))
@@ -164,7 +188,18 @@ impl Case {
         if self.truncated {
             strings = strings.truncated();
         }
+        // The list column's bounds carry no order the rules read: known (a
+        // row's list as both) or unknown, to reach both of Java's paths.
+        let list_bounds = lists(self.containers.iter().map(|(rows, (no_bounds, _, _))| {
+            (!no_bounds)
+                .then(|| rows.iter().find(|r| r.0.is_some()))
+                .flatten()
+        }));
+        let arrays = ColumnStats::new(Arc::new(list_bounds.clone()), Arc::new(list_bounds))
+            .with_null_counts(null_counts(&|r| r.0.is_none()));
         StatsBatch::new(row_counts)
+            .with_column("a", arrays)
+            .unwrap()
             .with_column("i", ints)
             .unwrap()
             .with_column("f", floats)
@@ -179,11 +214,13 @@ fn case() -> impl Strategy<Value = Case> {
         proptest::collection::vec((proptest::collection::vec(row(), 0..5), unknowns()), 1..70),
         any::<bool>(),
         any::<bool>(),
+        any::<bool>(),
     )
-        .prop_map(|(containers, nan_excluded, truncated)| Case {
+        .prop_map(|(containers, nan_excluded, truncated, ieee_zeros)| Case {
             containers,
             nan_excluded,
             truncated,
+            ieee_zeros,
         })
 }
 
@@ -251,7 +288,22 @@ fn leaf() -> impl Strategy<Value = Predicate> {
             _ => proptest::option::weighted(
                 0.9,
                 proptest::sample::select(vec![
-                    "", "a", "ab", "b", "a%", "ab%", "abc%", "%", "%b", "a_", "_b%", "b%",
+                    "",
+                    "a",
+                    "ab",
+                    "b",
+                    "a%",
+                    "ab%",
+                    "abc%",
+                    "%",
+                    "%b",
+                    "a_",
+                    "_b%",
+                    "b%",
+                    "abcdefg",
+                    "abcdefgh",
+                    "abcdefg%",
+                    "abcdefgh%",
                 ]),
             )
             .prop_map(|o| vec![o.map(str::to_string)])
@@ -259,7 +311,21 @@ fn leaf() -> impl Strategy<Value = Predicate> {
         };
         literals.prop_map(move |l| Leaf::new(f, "s", Arc::new(StringArray::from(l))))
     });
-    prop_oneof![int, float, string].prop_map(Predicate::Leaf)
+    let array = proptest::sample::select(vec![
+        Function::ArrayContains,
+        Function::ArrayContainsAll,
+        Function::ArraysOverlap,
+    ])
+    .prop_flat_map(|f| {
+        let count = if f == Function::ArrayContains {
+            1..2
+        } else {
+            0..4
+        };
+        proptest::collection::vec(proptest::option::weighted(0.8, -4i64..=4), count)
+            .prop_map(move |l| Leaf::new(f, "a", Arc::new(Int64Array::from(l))))
+    });
+    prop_oneof![int, float, string, array].prop_map(Predicate::Leaf)
 }
 
 fn tree() -> impl Strategy<Value = Predicate> {
@@ -455,6 +521,58 @@ fn all_match_needs_known_nulls_and_exact_equality() {
     );
 }
 
+/// An IEEE-ordered writer (Parquet) may write `+0.0` as the min of a
+/// container holding `-0.0`, and `-0.0` as the max of one holding `+0.0`;
+/// in Java's order `-0.0 < +0.0`, so such bounds are widened before use.
+#[test]
+fn nan_excluded_zero_bounds_are_widened() {
+    let stats = |min: f64, max: f64, nan_excluded: bool| {
+        let column = ColumnStats::new(
+            Arc::new(Float32Array::from(vec![min as f32])),
+            Arc::new(Float32Array::from(vec![max as f32])),
+        )
+        .with_null_counts(UInt64Array::from(vec![0]))
+        .with_nan_counts(UInt64Array::from(vec![0]));
+        let column = if nan_excluded {
+            column.nan_excluded()
+        } else {
+            column
+        };
+        StatsBatch::new(UInt64Array::from(vec![2]))
+            .with_column("f", column)
+            .unwrap()
+    };
+    let leaf = |op, l: f32| {
+        Predicate::Leaf(Leaf::new(
+            Function::Compare(op),
+            "f",
+            Arc::new(Float32Array::from(vec![l])),
+        ))
+    };
+    // Rows {-0.0, 1.0}, min written as +0.0: the row -0.0 satisfies x < 0.0.
+    let lt = leaf(CompareOp::LessThan, 0.0);
+    assert_eq!(lt.test_stats(&stats(0.0, 1.0, true)).unwrap(), [MayMatch]);
+    // Rows {-1.0, +0.0}, max written as -0.0: the row +0.0 satisfies x > -0.0.
+    let gt = leaf(CompareOp::GreaterThan, -0.0);
+    assert_eq!(gt.test_stats(&stats(-1.0, -0.0, true)).unwrap(), [MayMatch]);
+    // Rows {+0.0}, written min = max = -0.0 by an IEEE writer: not AllMatch
+    // for x = -0.0 (Java: +0.0 != -0.0), nor NoMatch for x = +0.0.
+    let eq = |l| leaf(CompareOp::Equal, l);
+    assert_eq!(
+        eq(-0.0).test_stats(&stats(-0.0, -0.0, true)).unwrap(),
+        [MayMatch]
+    );
+    assert_eq!(
+        eq(0.0).test_stats(&stats(-0.0, -0.0, true)).unwrap(),
+        [MayMatch]
+    );
+    // Paimon's own (Java-ordered) bounds are values: pruned as Java does.
+    assert_eq!(lt.test_stats(&stats(0.0, 1.0, false)).unwrap(), [NoMatch]);
+    assert_eq!(gt.test_stats(&stats(-1.0, -0.0, false)).unwrap(), [NoMatch]);
+    // Bounds away from zero are untouched.
+    assert_eq!(lt.test_stats(&stats(0.5, 1.0, true)).unwrap(), [NoMatch]);
+}
+
 #[test]
 fn nan_excluded_bounds_keep_nan_rows() {
     let stats = |nan_counts: Option<u64>| {
@@ -587,5 +705,56 @@ fn errors_name_the_field_and_types() {
     assert!(
         err.to_string().contains("`x`") && err.to_string().contains("Int32"),
         "{err}"
+    );
+}
+
+/// Java's array functions at statistics: nothing prunes by value (a list
+/// column's bounds say nothing about its elements); ArrayContainsAll with a
+/// null literal and ArraysOverlap with no non-null literal select no row and
+/// prune wherever Java reaches the function (bounds known, or all null).
+#[test]
+fn array_functions_prune_only_what_selects_no_row() {
+    // Containers: bounds known; bounds unknown; all null (bounds unknown).
+    let bounds =
+        ListArray::from_iter_primitive::<Int64Type, _, _>(vec![Some(vec![Some(1)]), None, None]);
+    let stats = StatsBatch::new(UInt64Array::from(vec![4, 4, 4]))
+        .with_column(
+            "a",
+            ColumnStats::new(Arc::new(bounds.clone()), Arc::new(bounds))
+                .with_null_counts(UInt64Array::from(vec![0, 0, 4])),
+        )
+        .unwrap();
+    let leaf =
+        |f, l: Vec<Option<i64>>| Predicate::Leaf(Leaf::new(f, "a", Arc::new(Int64Array::from(l))));
+    let verdicts = |f, l| leaf(f, l).test_stats(&stats).unwrap();
+    use Function::*;
+    assert_eq!(
+        verdicts(ArrayContains, vec![Some(9)]),
+        [MayMatch, MayMatch, NoMatch]
+    );
+    // Java's LeafBinaryFunction: a null literal prunes with a known null count.
+    assert_eq!(
+        verdicts(ArrayContains, vec![None]),
+        [NoMatch, MayMatch, NoMatch]
+    );
+    assert_eq!(
+        verdicts(ArrayContainsAll, vec![Some(9)]),
+        [MayMatch, MayMatch, NoMatch]
+    );
+    assert_eq!(
+        verdicts(ArrayContainsAll, vec![Some(9), None]),
+        [NoMatch, MayMatch, NoMatch]
+    );
+    assert_eq!(
+        verdicts(ArraysOverlap, vec![None, Some(9)]),
+        [MayMatch, MayMatch, NoMatch]
+    );
+    assert_eq!(
+        verdicts(ArraysOverlap, vec![None]),
+        [NoMatch, MayMatch, NoMatch]
+    );
+    assert_eq!(
+        verdicts(ArraysOverlap, vec![]),
+        [NoMatch, MayMatch, NoMatch]
     );
 }

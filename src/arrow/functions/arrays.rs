@@ -14,6 +14,7 @@
 
 use super::in_list::{membership, InStrategy};
 use super::literals::value_type;
+use super::stats::{RuleBits, StatsColumn};
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, OffsetSizeTrait};
 use arrow_buffer::{BooleanBuffer, Buffer};
@@ -187,6 +188,31 @@ pub(crate) fn array_bits(
             }
             Ok(BooleanBuffer::new(Buffer::from_vec(acc), 0, rows))
         }
+    }
+}
+
+/// An array function leaf's verdict bits over `column`'s statistics, as
+/// Paimon Java's `test(rowCount, min, max, nullCount, literals)`: min and
+/// max of a list column say nothing about which elements it holds, so no
+/// value prunes. ArrayContains with a null literal prunes as a comparison's
+/// null literal does (where the null count is known). ArrayContainsAll with a null literal and ArraysOverlap with
+/// no non-null literal select no row; Java prunes them where it reaches the
+/// function (bounds known, or an all-null container), and so do we. Any
+/// other leaf is NoMatch only on an all-null container (the contract's
+/// shared rule: a null row satisfies no array function).
+pub(crate) fn array_stats(
+    function: ArrayFunction,
+    column: &StatsColumn,
+    literals: &dyn Array,
+) -> RuleBits {
+    let nulls = literals.logical_null_count();
+    match function {
+        // Java's LeafBinaryFunction: a null literal prunes only with a
+        // known null count, as a comparison's.
+        ArrayFunction::Contains if nulls > 0 => column.null_literal(),
+        ArrayFunction::ContainsAll if nulls > 0 => column.no_row(),
+        ArrayFunction::Overlap if nulls == literals.len() => column.no_row(),
+        _ => column.by_nulls_only(),
     }
 }
 

@@ -221,7 +221,7 @@ impl Function {
     }
 
     /// The array function this is, if it is one.
-    fn array_function(self) -> Option<ArrayFunction> {
+    pub(crate) fn array_function(self) -> Option<ArrayFunction> {
         Some(match self {
             Function::ArrayContains => ArrayFunction::Contains,
             Function::ArrayContainsAll => ArrayFunction::ContainsAll,

@@ -267,12 +267,7 @@ pub(crate) fn in_stats(
 ) -> Result<RuleBits, ArrowError> {
     if negate && literals.logical_null_count() > 0 {
         // `x NOT IN (.., NULL)` selects nothing; Java prunes once the bounds are known.
-        let words = active.len();
-        let none = RuleBits {
-            may: vec![0; words],
-            all: vec![0; words],
-        };
-        return Ok(column.finish(none, false));
+        return Ok(column.no_row());
     }
     let function = if negate {
         super::Function::NotIn

@@ -12,7 +12,7 @@
 
 use super::like::{Chain, LikePattern};
 use super::logical::per_value;
-use super::stats::{bytes_rule, RuleBits, StatsColumn};
+use super::stats::{bytes_rule, cut_key, cut_rule, cuttable, RuleBits, StatsColumn, CUT_MAX};
 use super::string_kernels::{string_match, StringMatch};
 use arrow_array::cast::AsArray;
 use arrow_array::Array;
@@ -158,6 +158,21 @@ pub(crate) fn string_stats(
     let (min, max) = (column.min.as_ref(), column.max.as_ref());
     let bits = match prefix {
         None => bytes_rule(min, max, active, |_, _| (true, !negated)),
+        // Cut to the prefix's length, a string is below succ(p) when its
+        // cut is at most p, and at least p when its cut is: one key
+        // compare per bound.
+        Some(p) if p.len() <= CUT_MAX && cuttable(min.data_type()) => {
+            let kp = cut_key(&p, p.len());
+            cut_rule(min, max, active, p.len(), |min, max| {
+                let may = min <= kp && max >= kp;
+                let all = min >= kp && max <= kp;
+                if negated {
+                    (true, !may)
+                } else {
+                    (may, all)
+                }
+            })
+        }
         Some(p) => {
             let succ = prefix_successor(&p);
             let below = |s: &[u8]| succ.as_deref().is_none_or(|succ| s < succ);

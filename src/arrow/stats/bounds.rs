@@ -18,6 +18,7 @@ use arrow_array::{
     downcast_primitive, Array, ArrowPrimitiveType, FixedSizeBinaryArray, GenericByteArray,
     GenericByteViewArray,
 };
+use arrow_buffer::ArrowNativeType;
 use arrow_schema::{ArrowError, DataType};
 use std::format;
 use std::vec::Vec;
@@ -175,6 +176,95 @@ pub(crate) fn bytes_rule(
     })
 }
 
+/// The longest cut [`cut_key`] packs: seven bytes and the length byte.
+pub(crate) const CUT_MAX: usize = 7;
+
+/// The first `min(len, s.len())` bytes of `s` (`len <= CUT_MAX`) as a key
+/// that orders as those cut strings do: the bytes big-endian from the top,
+/// zero-padded, the cut length in the low byte (a shorter string that is a
+/// prefix of a longer one sorts first).
+#[inline(always)]
+pub(crate) fn cut_key(s: &[u8], len: usize) -> u64 {
+    let n = len.min(s.len());
+    let mut bytes = [0u8; 8];
+    bytes[..n].copy_from_slice(&s[..n]);
+    u64::from_be_bytes(bytes) | n as u64
+}
+
+/// [`cut_key`] of the string at `start..end` of `values`: one 8-byte load
+/// and a mask where eight bytes are readable from `start`.
+#[inline(always)]
+fn cut_key_at(values: &[u8], start: usize, end: usize, len: usize) -> u64 {
+    match values.get(start..start + 8) {
+        Some(eight) => {
+            let n = len.min(end - start);
+            let word = u64::from_be_bytes(eight.try_into().unwrap_or([0; 8]));
+            // The top n bytes (n <= 7, so the low byte is always cleared).
+            let mask = !(u64::MAX >> (8 * n));
+            (word & mask) | n as u64
+        }
+        None => cut_key(&values[start..end], len),
+    }
+}
+
+/// Whether [`cut_rule`] runs over stats of type `t` (the offset layouts).
+pub(crate) fn cuttable(t: &DataType) -> bool {
+    matches!(
+        t,
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary
+    )
+}
+
+/// `f(cut_key(min), cut_key(max))` over offset-layout byte stats (strings
+/// or binaries), cut to `len <= CUT_MAX` bytes, on the active containers:
+/// a prefix rule with no byte compare per container. `None` for other
+/// layouts (views fall back to [`bytes_rule`]).
+pub(crate) fn cut_rule(
+    min: &dyn Array,
+    max: &dyn Array,
+    active: &[u64],
+    len: usize,
+    f: impl Fn(u64, u64) -> (bool, bool),
+) -> Option<RuleBits> {
+    fn run<T: ByteArrayType>(
+        min: &GenericByteArray<T>,
+        max: &GenericByteArray<T>,
+        active: &[u64],
+        len: usize,
+        f: impl Fn(u64, u64) -> (bool, bool),
+    ) -> RuleBits {
+        let (a_off, a_val) = (min.value_offsets(), min.value_data());
+        let (b_off, b_val) = (max.value_offsets(), max.value_data());
+        let key = |off: &[T::Offset], val: &[u8], i: usize| {
+            let (start, end) = (off[i].as_usize(), off[i + 1].as_usize());
+            cut_key_at(val, start, end, len)
+        };
+        let (may, all) = pack_active(min.len(), active, |i| {
+            f(key(a_off, a_val, i), key(b_off, b_val, i))
+        });
+        RuleBits { may, all }
+    }
+    Some(match min.data_type() {
+        DataType::Utf8 => run(min.as_bytes::<Utf8Type>(), max.as_bytes(), active, len, f),
+        DataType::LargeUtf8 => run(
+            min.as_bytes::<LargeUtf8Type>(),
+            max.as_bytes(),
+            active,
+            len,
+            f,
+        ),
+        DataType::Binary => run(min.as_bytes::<BinaryType>(), max.as_bytes(), active, len, f),
+        DataType::LargeBinary => run(
+            min.as_bytes::<LargeBinaryType>(),
+            max.as_bytes(),
+            active,
+            len,
+            f,
+        ),
+        _ => return None,
+    })
+}
+
 fn raw<T: ByteArrayType>(a: &GenericByteArray<T>, i: usize) -> &[u8] {
     a.value(i).as_ref()
 }
@@ -249,4 +339,58 @@ pub(crate) fn nan_of(t: &DataType) -> Option<arrow_array::ArrayRef> {
         DataType::Float64 => Arc::new(Float64Array::from(std::vec![f64::NAN])),
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::vec;
+
+    /// Every byte string of length 0..=3 over `0x00, 0x01, 0x7F, 0xFF`.
+    fn strings() -> Vec<Vec<u8>> {
+        let mut all = vec![vec![]];
+        let mut last = vec![vec![]];
+        for _ in 0..3 {
+            last = last
+                .iter()
+                .flat_map(|s: &Vec<u8>| {
+                    [0x00u8, 0x01, 0x7F, 0xFF].map(|b| [s.as_slice(), &[b]].concat())
+                })
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    #[test]
+    fn cut_keys_order_as_the_cut_strings() {
+        let all = strings();
+        for len in 0..=CUT_MAX {
+            for a in &all {
+                let cut_a = &a[..len.min(a.len())];
+                for b in &all {
+                    let cut_b = &b[..len.min(b.len())];
+                    assert_eq!(cut_key(a, len).cmp(&cut_key(b, len)), cut_a.cmp(cut_b));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cut_key_at_loads_as_cut_key() {
+        // Strings packed back to back: the early ones are read with one
+        // 8-byte load, the last ones (fewer than 8 bytes left) byte by byte.
+        let all = strings();
+        let values: Vec<u8> = all.concat();
+        let mut start = 0;
+        for s in &all {
+            for len in 0..=CUT_MAX {
+                assert_eq!(
+                    cut_key_at(&values, start, start + s.len(), len),
+                    cut_key(s, len)
+                );
+            }
+            start += s.len();
+        }
+    }
 }

@@ -12,7 +12,8 @@
 //!   bitmaps every rule needs: min and max known, all rows null, no row null,
 //!   null count known, NaN rows possible (for NaN-excluded float stats).
 //! - Each leaf's rule lives in its family's file next to its row kernel
-//!   (`compare.rs`, `in_list.rs`, `between.rs`, `strings.rs`, `null_tests.rs`):
+//!   (`compare.rs`, `in_list.rs`, `between.rs`, `strings.rs`, `null_tests.rs`,
+//!   `arrays.rs`):
 //!   a closure of `(min, max)` giving "may" and "all" bits, run by `bounds.rs`
 //!   in one fused pass over the whole min / max arrays.
 //! - [`StatsColumn::finish`] applies the rules every function shares (the
@@ -21,6 +22,10 @@
 //!   undecided (not yet NoMatch under And, not yet AllMatch under Or):
 //!   words with no undecided container are skipped, and costly rules (IN,
 //!   strings) run only on the undecided containers themselves.
+//! - StartsWith / Like `'p%'` with a short prefix compare each bound's first
+//!   `|p|` bytes packed in a `u64` (`bounds::cut_rule`), not byte slices.
+//! - The verdict bytes are written once, from the root's two bitmaps, four
+//!   containers per lookup in a 1 KiB table.
 //!
 //! The semantics are the contract's (docs/stats.md, "Statistics" in the
 //! shared SEMANTICS.md): Paimon Java's `test(rowCount, min, max, nullCounts)`
@@ -29,7 +34,9 @@
 
 mod bounds;
 
-pub(crate) use bounds::{bytes_rule, order_rule, Fuse, OrderRule, RuleBits};
+pub(crate) use bounds::{
+    bytes_rule, cut_key, cut_rule, cuttable, order_rule, Fuse, OrderRule, RuleBits, CUT_MAX,
+};
 
 use super::evaluate::in_field;
 use super::literals::value_type;
@@ -125,6 +132,12 @@ impl ColumnStats {
     /// Float min and max leave NaN out (Parquet, ORC): a container may hold
     /// NaN rows unless its NaN count is 0. Without it, NaN is the largest
     /// float (Paimon's own stats).
+    ///
+    /// Such writers also order floats by IEEE, where `-0.0 == +0.0`: as the
+    /// Parquet spec tells readers, a zero min is read as `-0.0` and a zero
+    /// max as `+0.0` (the bounds widened in Java's order, where `-0.0 <
+    /// +0.0`), so a container holding `-0.0` with a min written as `+0.0`
+    /// is not pruned by `x < 0.0`.
     pub fn nan_excluded(self) -> Self {
         ColumnStats {
             nan_excluded: true,
@@ -325,6 +338,37 @@ fn and_words(a: &[u64], b: &[u64]) -> Vec<u64> {
     a.iter().zip(b).map(|(x, y)| x & y).collect()
 }
 
+/// NaN-excluded float bounds widened over the sign of zero: writers that
+/// order floats by IEEE (Parquet, ORC) see `-0.0 == +0.0` and may write
+/// either as min or max whatever zeros the container holds, so (as the
+/// Parquet spec tells readers) a zero min is read as `-0.0` and a zero max
+/// as `+0.0`, the widest bounds in Java's order (`-0.0 < +0.0`). Returns
+/// `array` itself when it holds no zero of the other sign.
+fn signed_zeros(array: &ArrayRef, is_min: bool) -> ArrayRef {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Float16Type, Float32Type, Float64Type};
+    use std::sync::Arc;
+    macro_rules! widen {
+        ($t:ty, $neg:expr, $pos:expr) => {{
+            let a = array.as_primitive::<$t>();
+            let (from, to) = if is_min { ($pos, $neg) } else { ($neg, $pos) };
+            let narrow =
+                |v: <$t as arrow_array::ArrowPrimitiveType>::Native| v.to_bits() == from.to_bits();
+            if a.values().iter().any(|&v| narrow(v)) {
+                Arc::new(a.unary::<_, $t>(|v| if narrow(v) { to } else { v })) as ArrayRef
+            } else {
+                Arc::clone(array)
+            }
+        }};
+    }
+    match array.data_type() {
+        DataType::Float16 => widen!(Float16Type, half::f16::NEG_ZERO, half::f16::ZERO),
+        DataType::Float32 => widen!(Float32Type, -0.0f32, 0.0f32),
+        DataType::Float64 => widen!(Float64Type, -0.0f64, 0.0f64),
+        _ => Arc::clone(array),
+    }
+}
+
 impl StatsColumn {
     fn new(field: &str, stats: ColumnStats, row_counts: &UInt64Array) -> Result<Self, ArrowError> {
         let n = row_counts.len();
@@ -395,9 +439,17 @@ impl StatsColumn {
             Some(c) => count_words(c, |_, v| v == 0).iter().map(|w| !w).collect(),
             None => vec![!0; n.div_ceil(64)],
         });
+        let (min, max) = if stats.nan_excluded && is_float {
+            (
+                signed_zeros(&stats.min, true),
+                signed_zeros(&stats.max, false),
+            )
+        } else {
+            (stats.min, stats.max)
+        };
         Ok(StatsColumn {
-            min: stats.min,
-            max: stats.max,
+            min,
+            max,
             exact: !stats.truncated,
             known,
             all_null,
@@ -482,6 +534,18 @@ impl StatsColumn {
         )
     }
 
+    /// A leaf no row satisfies (NOT IN with a null literal, ...): NoMatch
+    /// where Java reaches the function (bounds known, or an all-null
+    /// container), MayMatch where it keeps the container without asking.
+    pub(crate) fn no_row(&self) -> RuleBits {
+        let words = self.known.len();
+        let none = RuleBits {
+            may: vec![0; words],
+            all: vec![0; words],
+        };
+        self.finish(none, false)
+    }
+
     /// The all-null bits.
     pub(crate) fn all_null(&self) -> &[u64] {
         &self.all_null
@@ -563,17 +627,7 @@ impl Predicate {
             }
         }
         let bits = evaluate(self, stats, &active)?;
-        const VERDICTS: [StatsVerdict; 3] = [
-            StatsVerdict::NoMatch,
-            StatsVerdict::MayMatch,
-            StatsVerdict::AllMatch,
-        ];
-        for ((chunk, &may), &all) in out[..n].chunks_mut(64).zip(&bits.may).zip(&bits.all) {
-            let all = all & may;
-            for (j, v) in chunk.iter_mut().enumerate() {
-                *v = VERDICTS[((may >> j & 1) + (all >> j & 1)) as usize];
-            }
-        }
+        write_verdicts(&bits, &mut out[..n]);
         Ok(())
     }
 
@@ -592,6 +646,51 @@ impl Predicate {
             .map(|(i, _)| i)
             .collect())
     }
+}
+
+/// `QUADS[m | a << 4]`: the verdicts of four containers whose may bits are
+/// the nibble `m` and whose all bits are `a` (`all` counted only with `may`).
+/// 1 KiB, stays in L1.
+const QUADS: [[StatsVerdict; 4]; 256] = {
+    let mut table = [[StatsVerdict::NoMatch; 4]; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut j = 0;
+        while j < 4 {
+            let (may, all) = ((i >> j) & 1 == 1, (i >> (4 + j)) & 1 == 1);
+            table[i][j] = match (may, all) {
+                (false, _) => StatsVerdict::NoMatch,
+                (true, false) => StatsVerdict::MayMatch,
+                (true, true) => StatsVerdict::AllMatch,
+            };
+            j += 1;
+        }
+        i += 1;
+    }
+    table
+};
+
+/// Writes the verdicts of `bits` into `out`, four containers per table
+/// lookup and 4-byte copy: the output is written once, a word's 64 verdicts
+/// at a time.
+fn write_verdicts(bits: &RuleBits, out: &mut [StatsVerdict]) {
+    for ((chunk, &may), &all) in out.chunks_mut(64).zip(&bits.may).zip(&bits.all) {
+        if let Ok(chunk) = <&mut [StatsVerdict; 64]>::try_from(&mut *chunk) {
+            for (k, dst) in chunk.chunks_exact_mut(4).enumerate() {
+                dst.copy_from_slice(&QUADS[quad(may, all, k)]);
+            }
+        } else {
+            for (k, dst) in chunk.chunks_mut(4).enumerate() {
+                dst.copy_from_slice(&QUADS[quad(may, all, k)][..dst.len()]);
+            }
+        }
+    }
+}
+
+/// The [`QUADS`] index of containers `4k..4k + 4` of a word.
+#[inline(always)]
+fn quad(may: u64, all: u64, k: usize) -> usize {
+    ((may >> (4 * k)) & 0xF | ((all >> (4 * k)) & 0xF) << 4) as usize
 }
 
 /// Checks the whole tree against the batch's stats before evaluating any.
@@ -694,7 +793,7 @@ fn leaf_stats(
     literals: &dyn Array,
     active: &[u64],
 ) -> Result<RuleBits, ArrowError> {
-    use super::{between, compare, in_list, null_tests, strings};
+    use super::{arrays, between, compare, in_list, null_tests, strings};
     match function {
         Function::IsNull => Ok(null_tests::null_test_stats(column, false)),
         Function::IsNotNull => Ok(null_tests::null_test_stats(column, true)),
@@ -706,6 +805,9 @@ fn leaf_stats(
         Function::Between | Function::NotBetween => {
             between::between_stats(function == Function::NotBetween, column, literals, active)
         }
-        _ => strings::string_stats(function, column, literals, active),
+        _ => match function.array_function() {
+            Some(f) => Ok(arrays::array_stats(f, column, literals)),
+            None => strings::string_stats(function, column, literals, active),
+        },
     }
 }
