@@ -758,3 +758,36 @@ fn array_functions_prune_only_what_selects_no_row() {
         [NoMatch, MayMatch, NoMatch]
     );
 }
+
+/// FALSE selects no row. Over its own input (the NULL transform) it prunes
+/// every container; over a field it follows Java's `LeafPredicate.test`,
+/// which asks the function only where it reaches it (bounds known, or an
+/// all-null container) and keeps a container with an unknown bound or a
+/// field without statistics.
+#[test]
+fn false_prunes_where_java_reaches_it() {
+    let stats = int_stats(&[
+        (Some(1), Some(5), Some(0), Some(10)), // bounds known
+        (None, Some(5), Some(1), Some(10)),    // min unknown
+        (Some(1), None, None, Some(10)),       // max unknown, null count unknown
+        (None, None, Some(10), Some(10)),      // all null
+    ]);
+    let over_x = leaf_x(Function::AlwaysFalse, vec![]);
+    assert_eq!(kept(&over_x, &stats), [false, true, true, false]);
+    let over_y = Predicate::Leaf(Leaf::new(
+        Function::AlwaysFalse,
+        "y",
+        Arc::new(Int64Array::from(Vec::<i64>::new())),
+    ));
+    assert_eq!(kept(&over_y, &stats), [true; 4]);
+    let builder = bitbytes::arrow::PredicateBuilder::new(Arc::new(arrow_schema::Schema::empty()));
+    assert_eq!(kept(&builder.always_false(), &stats), [false; 4]);
+    let always = builder.always_true();
+    assert_eq!(always.test_stats(&stats).unwrap(), [AllMatch; 4]);
+    assert_eq!(
+        leaf_x(Function::AlwaysTrue, vec![])
+            .test_stats(&stats)
+            .unwrap(),
+        [AllMatch; 4]
+    );
+}

@@ -169,15 +169,10 @@ enum Reason {
     /// "IsNull with a known null count of 0 is NoMatch even without min /
     /// max"; Like by its prefix).
     ExtraPruning,
-    /// FALSE is NoMatch on every container whatever its input reads (the
-    /// contract's "except FALSE, which prunes every container"); Java, for
-    /// FALSE over a FIELD_REF, keeps a container whose min or max is
-    /// unknown.
-    ConstantVerdict,
 }
 
 impl Reason {
-    const ALL: [(&'static str, Reason); 14] = [
+    const ALL: [(&'static str, Reason); 13] = [
         ("literal-encoding", Reason::LiteralEncoding),
         ("newer-function", Reason::NewerFunction),
         ("literal-out-of-range", Reason::LiteralOutOfRange),
@@ -191,7 +186,6 @@ impl Reason {
         ("timestamp-range", Reason::TimestampRange),
         ("nested-comparison", Reason::NestedComparison),
         ("extra-pruning", Reason::ExtraPruning),
-        ("constant-verdict", Reason::ConstantVerdict),
     ];
 
     fn name(self) -> &'static str {
@@ -343,11 +337,6 @@ impl Reason {
                             ["IS_NULL", "IS_NOT_NULL"].contains(&function(l).as_str())
                         })
                         || any_leaf(&|l| function(l) == "LIKE"))
-            }
-            Reason::ConstantVerdict => {
-                aspect == Aspect::Stats
-                    && detail.contains("Java Ok(1), crate NoMatch")
-                    && any_leaf(&|l| ["TRUE", "FALSE"].contains(&function(l).as_str()))
             }
         }
     }

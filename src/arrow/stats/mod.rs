@@ -731,9 +731,19 @@ fn evaluate(
     match predicate {
         Predicate::Leaf(leaf) => {
             // TRUE selects every row of every container, null rows too (Java
-            // keeps even an all-null container); FALSE none (Java prunes
-            // every container); whatever the leaf reads.
+            // keeps even an all-null container), whatever the leaf reads.
+            // FALSE selects none: Java prunes every container when the leaf
+            // reads no field (its NULL transform); over a field Java asks the
+            // function only where it reaches it (bounds known, or an all-null
+            // container) and keeps the rest, which we follow (the contract
+            // lists no extra pruning for it).
             if let Some(value) = leaf.function.constant() {
+                if !value && leaf.field().is_some() {
+                    return Ok(match leaf_column(leaf, stats) {
+                        Some((_, column)) => column.no_row(),
+                        None => RuleBits::may_match(stats.words()),
+                    });
+                }
                 let word = if value { !0 } else { 0 };
                 let words = vec![word; active.len()];
                 return Ok(RuleBits {
