@@ -14,7 +14,7 @@
 use crate::arrow::{ArrowArray, ArrowSchema};
 use crate::status::Status;
 use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
-use arrow_array::{make_array, ArrayRef};
+use arrow_array::{make_array, new_empty_array, ArrayRef};
 use arrow_schema::DataType;
 use core::ffi::{c_char, CStr};
 use std::format;
@@ -386,6 +386,13 @@ pub(crate) unsafe fn import(
     data_type: &DataType,
     path: &str,
 ) -> Result<ArrayRef, Failure> {
+    if array.length == 0 {
+        // No row to read. (arrow-rs' importer takes an empty string array at
+        // offset 0 to have an empty data buffer, which its own validation
+        // then refuses when the single offset is not 0, as in a slice that
+        // Arrow exports.)
+        return Ok(new_empty_array(data_type));
+    }
     // SAFETY: `ArrowArray` and `FFI_ArrowArray` are both `#[repr(C)]`
     // declarations of the spec's `struct ArrowArray`; the copy is a plain
     // bitwise read of a live, aligned struct, and its `release` is replaced

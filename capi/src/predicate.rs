@@ -607,3 +607,288 @@ fn with_parent_nulls(child: &ArrayRef, parent: &StructArray) -> Result<ArrayRef,
     let data = child.to_data().into_builder().nulls(Some(valid.into())).build()?;
     Ok(make_array(data))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::ffi::{to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
+    use arrow_array::{DictionaryArray, Int32Array, Int64Array, StringArray};
+    use arrow_array::types::Int32Type;
+    use crate::ffi::bitbytes_last_error;
+    use core::ffi::CStr;
+    use core::ptr::{null, null_mut};
+
+    fn leaf(index: usize, name: &str, ty: &str, function: &str, literals: &str) -> String {
+        format!(
+            r#"{{"kind":"LEAF","transform":{{"name":"FIELD_REF","fieldRef":{{"index":{index},"name":"{name}","type":"{ty}"}}}},"function":"{function}","literals":[{literals}]}}"#
+        )
+    }
+
+    fn and(a: &str, b: &str) -> String {
+        format!(r#"{{"kind":"COMPOUND","function":"AND","children":[{a},{b}]}}"#)
+    }
+
+    fn or(a: &str, b: &str) -> String {
+        format!(r#"{{"kind":"COMPOUND","function":"OR","children":[{a},{b}]}}"#)
+    }
+
+    /// Three columns: x INT (nulls), s STRING, d a dictionary of STRING, and
+    /// an unread column of a type the predicate never imports.
+    fn batch() -> RecordBatch {
+        let n = 40;
+        let x: Int32Array = (0..n).map(|i| (i % 7 != 3).then_some(i * 3 % 17)).collect();
+        let y: Int64Array = (0..n).map(|i| Some(i as i64)).collect();
+        let s: StringArray = (0..n)
+            .map(|i| (i % 5 != 1).then(|| format!("{}{}", ["ab", "b", "abc", "z"][i as usize % 4], i)))
+            .collect();
+        let d: DictionaryArray<Int32Type> = (0..n)
+            .map(|i| (i % 6 != 0).then_some(["red", "green", "blue"][i as usize % 3]))
+            .collect();
+        RecordBatch::try_from_iter([
+            ("x", Arc::new(x) as ArrayRef),
+            ("y", Arc::new(y) as ArrayRef),
+            ("s", Arc::new(s) as ArrayRef),
+            ("d", Arc::new(d) as ArrayRef),
+        ])
+        .unwrap()
+    }
+
+    fn export(batch: &RecordBatch) -> (FFI_ArrowArray, FFI_ArrowSchema) {
+        to_ffi(&StructArray::from(batch.clone()).to_data()).unwrap()
+    }
+
+    fn c_array(a: &FFI_ArrowArray) -> *const ArrowArray {
+        (a as *const FFI_ArrowArray).cast()
+    }
+
+    fn c_schema(s: &FFI_ArrowSchema) -> *const ArrowSchema {
+        (s as *const FFI_ArrowSchema).cast()
+    }
+
+    fn parse(json: &str, schema: &FFI_ArrowSchema) -> Result<*mut BitbytesPredicate, (c_int, String)> {
+        let mut p = null_mut();
+        // SAFETY: live buffers and structs.
+        let rc = unsafe { bitbytes_predicate_parse(json.as_ptr().cast(), json.len(), c_schema(schema), &mut p) };
+        if rc == 0 {
+            Ok(p)
+        } else {
+            Err((rc, last_error()))
+        }
+    }
+
+    fn last_error() -> String {
+        // SAFETY: a NUL-terminated thread-local string.
+        unsafe { CStr::from_ptr(bitbytes_last_error()) }.to_string_lossy().into_owned()
+    }
+
+    fn predicates() -> Vec<String> {
+        let x_gt = leaf(0, "x", "INT", "GREATER_THAN", "5");
+        let s_sw = leaf(2, "s", "STRING", "STARTS_WITH", r#""ab""#);
+        let d_in = leaf(3, "d", "STRING", "IN", r#""red","blue""#);
+        vec![
+            x_gt.clone(),
+            leaf(0, "x", "INT", "IS_NULL", ""),
+            s_sw.clone(),
+            d_in.clone(),
+            leaf(3, "d", "STRING", "NOT_EQUAL", r#""green""#),
+            and(&x_gt, &s_sw),
+            or(&d_in, &and(&x_gt, &leaf(2, "s", "STRING", "LIKE", r#""%1%""#))),
+        ]
+    }
+
+    /// Every call against bitbytes' own evaluation of the same batch, whole
+    /// and sliced (offsets in the struct), and the caller's structs still
+    /// owned afterwards.
+    #[test]
+    fn test_and_indices_agree_with_rust() {
+        let whole = batch();
+        for (offset, len) in [(0, 40), (3, 30), (11, 0), (39, 1)] {
+            let b = whole.slice(offset, len);
+            let (array, schema) = export(&b);
+            for json in predicates() {
+                let p = parse(&json, &schema).unwrap();
+                let want = Predicate::from_paimon_json(&json, &b.schema()).unwrap().test(&b).unwrap();
+                let mut got = vec![7u8; len + 2];
+                // SAFETY: live structs, `got` holds len + 2 bytes.
+                let rc = unsafe { bitbytes_predicate_test(p, c_array(&array), c_schema(&schema), got.as_mut_ptr(), got.len()) };
+                assert_eq!(rc, 0, "{json}: {}", last_error());
+                assert_eq!(&got[..len], &want[..], "{json} at {offset}+{len}");
+                assert_eq!(&got[len..], [7, 7]);
+                let want_idx: Vec<u32> = (0..len as u32).filter(|&i| want[i as usize] == 1).collect();
+                let mut idx = vec![u32::MAX; want_idx.len()];
+                let mut count = 99;
+                // SAFETY: as above, with exactly `count` slots.
+                let rc = unsafe {
+                    bitbytes_predicate_test_indices(p, c_array(&array), c_schema(&schema), idx.as_mut_ptr(), idx.len(), &mut count)
+                };
+                assert_eq!(rc, 0, "{json}: {}", last_error());
+                assert_eq!((count, &idx), (want_idx.len(), &want_idx));
+                // SAFETY: a predicate of parse, freed once.
+                unsafe { bitbytes_predicate_free(p) };
+            }
+            assert!(!array.is_released() && schema.release().is_some());
+        }
+    }
+
+    #[test]
+    fn to_json_round_trips() {
+        let (_, schema) = export(&batch());
+        for json in predicates() {
+            let p = parse(&json, &schema).unwrap();
+            let (mut s, mut n) = (null_mut(), 0usize);
+            // SAFETY: a live predicate and out-parameters.
+            assert_eq!(unsafe { bitbytes_predicate_to_json(p, &mut s, &mut n) }, 0);
+            // SAFETY: a NUL-terminated string of n bytes.
+            let text = unsafe { CStr::from_ptr(s) }.to_str().unwrap().to_string();
+            assert_eq!((text.as_str(), n), (json.as_str(), json.len()));
+            // SAFETY: freed once each.
+            unsafe {
+                bitbytes_string_free(s);
+                bitbytes_predicate_free(p);
+            }
+        }
+        // SAFETY: NULL is allowed.
+        unsafe {
+            bitbytes_predicate_free(null_mut());
+            bitbytes_string_free(null_mut());
+        }
+    }
+
+    #[test]
+    fn stats_agree_with_rust() {
+        let mins: ArrayRef = Arc::new(Int32Array::from(vec![Some(0), Some(10), None, Some(20)]));
+        let maxs: ArrayRef = Arc::new(Int32Array::from(vec![Some(9), Some(19), None, Some(29)]));
+        let nulls = UInt64Array::from(vec![Some(0), Some(2), Some(0), None]);
+        let x_fields = Fields::from(vec![
+            Field::new("min", DataType::Int32, true),
+            Field::new("max", DataType::Int32, true),
+            Field::new("null_count", DataType::UInt64, true),
+        ]);
+        let x = StructArray::new(x_fields.clone(), vec![mins.clone(), maxs.clone(), Arc::new(nulls.clone())], None);
+        let rows = UInt64Array::from(vec![10, 10, 10, 10]);
+        let stats = StructArray::new(
+            Fields::from(vec![
+                Field::new("row_count", DataType::UInt64, false),
+                Field::new("x", DataType::Struct(x_fields), true),
+            ]),
+            vec![Arc::new(rows.clone()), Arc::new(x)],
+            None,
+        );
+        let (array, schema) = to_ffi(&stats.to_data()).unwrap();
+        let (_, batch_schema) = export(&batch());
+        let rust = StatsBatch::new(rows)
+            .with_column("x", ColumnStats::new(mins, maxs).with_null_counts(nulls))
+            .unwrap();
+        for json in [
+            leaf(0, "x", "INT", "GREATER_THAN", "12"),
+            leaf(0, "x", "INT", "LESS_THAN", "30"),
+            leaf(0, "x", "INT", "IS_NULL", ""),
+            and(&leaf(0, "x", "INT", "GREATER_THAN", "5"), &leaf(2, "s", "STRING", "EQUAL", r#""q""#)),
+        ] {
+            let p = parse(&json, &batch_schema).unwrap();
+            let want: Vec<u8> = Predicate::from_paimon_json(&json, &batch().schema())
+                .unwrap()
+                .test_stats(&rust)
+                .unwrap()
+                .iter()
+                .map(|v| *v as u8)
+                .collect();
+            let mut got = [9u8; 5];
+            // SAFETY: live structs and a 5-byte output.
+            let rc = unsafe { bitbytes_predicate_test_stats(p, c_array(&array), c_schema(&schema), got.as_mut_ptr(), 5) };
+            assert_eq!(rc, 0, "{}", last_error());
+            assert_eq!(&got[..4], &want[..], "{json}");
+            assert_eq!(got[4], 9);
+            // SAFETY: freed once.
+            unsafe { bitbytes_predicate_free(p) };
+        }
+        assert!(!array.is_released());
+    }
+
+    /// Structs arrow-rs' importer would panic on or read out of bounds with
+    /// are refused with a code, and nothing is written.
+    #[test]
+    fn broken_structs_are_errors() {
+        let b = batch();
+        let (array, schema) = export(&b);
+        let p = parse(&leaf(2, "s", "STRING", "STARTS_WITH", r#""ab""#), &schema).unwrap();
+        let run = |a: &ArrowArray, s: *const ArrowSchema| {
+            let mut out = [7u8; 40];
+            // SAFETY: live structs (possibly inconsistent: that is the test).
+            let rc = unsafe { bitbytes_predicate_test(p, a, s, out.as_mut_ptr(), 40) };
+            assert_eq!(out, [7; 40], "written on error {rc}");
+            (rc, last_error())
+        };
+        // SAFETY: the exported struct as the C layout (same repr(C) struct).
+        let base = unsafe { &*c_array(&array) };
+        let shallow = |a: &ArrowArray| ArrowArray { ..*a };
+        let column = |i: usize| {
+            // SAFETY: the export has 4 children.
+            unsafe { &**base.children.add(i) }
+        };
+        // The string column with n_buffers 2, a NULL child, a misaligned
+        // offsets buffer, decreasing offsets.
+        let mut s_col = shallow(column(2));
+        s_col.n_buffers = 2;
+        let mut kids: Vec<*mut ArrowArray> = (0..4).map(|i| column(i) as *const _ as *mut _).collect();
+        kids[2] = &mut s_col;
+        let mut top = shallow(base);
+        top.children = kids.as_mut_ptr();
+        let (rc, msg) = run(&top, c_schema(&schema));
+        assert_eq!(rc, Status::ArrowStructure.code(), "{msg}");
+        assert!(msg.contains("`s`") && msg.contains("n_buffers is 2"), "{msg}");
+
+        kids[2] = null_mut();
+        let (rc, msg) = run(&top, c_schema(&schema));
+        assert_eq!(rc, Status::ArrowStructure.code());
+        assert!(msg.contains("child 2 is NULL"), "{msg}");
+
+        let offsets: Vec<i32> = (0..=41).map(|i| if i == 20 { 1000 } else { i }).collect();
+        let data = [b'a'; 64];
+        let mut bufs: [*const core::ffi::c_void; 3] = [null(), offsets.as_ptr().cast(), data.as_ptr().cast()];
+        let mut bad_offsets = shallow(column(2));
+        bad_offsets.buffers = bufs.as_mut_ptr();
+        bad_offsets.null_count = 0;
+        kids[2] = &mut bad_offsets;
+        let (rc, msg) = run(&top, c_schema(&schema));
+        assert_eq!(rc, Status::ArrowData.code(), "{msg}");
+        assert!(msg.contains("offset"), "{msg}");
+
+        let misaligned = [0u8; 200];
+        // SAFETY: `buffers` points to `bufs`, alive.
+        unsafe { *bad_offsets.buffers.add(1) = misaligned[1..].as_ptr().cast() };
+        let (rc, msg) = run(&top, c_schema(&schema));
+        assert_eq!(rc, Status::ArrowStructure.code(), "{msg}");
+        assert!(msg.contains("not aligned"), "{msg}");
+
+        let mut released = shallow(base);
+        released.release = None;
+        assert_eq!(run(&released, c_schema(&schema)).0, Status::ArrowReleased.code());
+        let mut negative = shallow(base);
+        negative.offset = -1;
+        assert_eq!(run(&negative, c_schema(&schema)).0, Status::ArrowOffsetLength.code());
+        // The caller's struct is untouched, still owned, still usable.
+        assert!(!array.is_released());
+        let (rc, msg) = run(base, null());
+        assert_eq!(rc, Status::NullArgument.code());
+        assert!(msg.contains("schema is NULL"), "{msg}");
+        // SAFETY: freed once.
+        unsafe { bitbytes_predicate_free(p) };
+    }
+
+    #[test]
+    fn parse_errors_name_the_problem() {
+        let (_, schema) = export(&batch());
+        let (rc, msg) = parse("{\"kind\":", &schema).unwrap_err();
+        assert_eq!(rc, Status::Json.code());
+        assert!(msg.contains("malformed JSON"), "{msg}");
+        let (rc, msg) = parse(&leaf(0, "nope", "INT", "IS_NULL", ""), &schema).unwrap_err();
+        assert_eq!(rc, Status::Json.code());
+        assert!(msg.contains("nope"), "{msg}");
+        let (int_array, int_schema) = to_ffi(&Int32Array::from(vec![1]).to_data()).unwrap();
+        drop(int_array);
+        let (rc, msg) = parse(&leaf(0, "x", "INT", "IS_NULL", ""), &int_schema).unwrap_err();
+        assert_eq!(rc, Status::ArrowStructure.code());
+        assert!(msg.contains("struct schema"), "{msg}");
+    }
+}
