@@ -18,7 +18,9 @@ const FIELD_X: &str = r#"{"name":"FIELD_REF","fieldRef":{"index":0,"name":"x","t
 const FIELD_S: &str = r#"{"name":"FIELD_REF","fieldRef":{"index":1,"name":"s","type":"STRING"}}"#;
 
 fn leaf(field: &str, function: &str, literals: &str) -> String {
-    format!(r#"{{"kind":"LEAF","transform":{field},"function":"{function}","literals":[{literals}]}}"#)
+    format!(
+        r#"{{"kind":"LEAF","transform":{field},"function":"{function}","literals":[{literals}]}}"#
+    )
 }
 
 /// `x` pseudo-random in [0, 1000) with 5% nulls, `s` short strings.
@@ -39,7 +41,11 @@ fn batch(rows: usize) -> RecordBatch {
     let s: StringArray = (0..rows)
         .map(|_| Some(["ab", "abc", "b", "zz"][next() as usize % 4].to_string() + "xyz"))
         .collect();
-    RecordBatch::try_from_iter([("x", Arc::new(x) as ArrayRef), ("s", Arc::new(s) as ArrayRef)]).unwrap()
+    RecordBatch::try_from_iter([
+        ("x", Arc::new(x) as ArrayRef),
+        ("s", Arc::new(s) as ArrayRef),
+    ])
+    .unwrap()
 }
 
 fn bench(c: &mut Criterion) {
@@ -65,14 +71,22 @@ fn bench(c: &mut Criterion) {
             let rust = Predicate::from_paimon_json(json, &b.schema()).unwrap();
             let mut handle = std::ptr::null_mut();
             // SAFETY: live JSON bytes, schema and out-parameter.
-            let rc = unsafe { bitbytes_predicate_parse(json.as_ptr().cast(), json.len(), c_schema, &mut handle) };
+            let rc = unsafe {
+                bitbytes_predicate_parse(json.as_ptr().cast(), json.len(), c_schema, &mut handle)
+            };
             assert_eq!(rc, 0);
             let mut out = vec![0u8; rows];
             let mut want = vec![0u8; rows];
             rust.test_into(&b, &mut want).unwrap();
             // SAFETY: a live predicate, exported batch and `rows` bytes.
-            let rc = unsafe { bitbytes_predicate_test(handle, c_array, c_schema, out.as_mut_ptr(), rows) };
-            assert_eq!((rc, &out), (0, &want), "the C entry point disagrees with Rust");
+            let rc = unsafe {
+                bitbytes_predicate_test(handle, c_array, c_schema, out.as_mut_ptr(), rows)
+            };
+            assert_eq!(
+                (rc, &out),
+                (0, &want),
+                "the C entry point disagrees with Rust"
+            );
             group.bench_function(BenchmarkId::new(format!("{name}/rust"), rows), |bench| {
                 bench.iter(|| rust.test_into(black_box(&b), &mut out).unwrap())
             });
@@ -80,7 +94,13 @@ fn bench(c: &mut Criterion) {
                 bench.iter(|| {
                     // SAFETY: as above.
                     let rc = unsafe {
-                        bitbytes_predicate_test(handle, black_box(c_array), c_schema, out.as_mut_ptr(), rows)
+                        bitbytes_predicate_test(
+                            handle,
+                            black_box(c_array),
+                            c_schema,
+                            out.as_mut_ptr(),
+                            rows,
+                        )
                     };
                     assert_eq!(rc, 0);
                 })

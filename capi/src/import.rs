@@ -69,7 +69,7 @@ unsafe fn utf8<'a>(ptr: *const c_char, what: &str, path: &str) -> Result<Option<
 /// # Safety
 ///
 /// As [`check_schema`].
-pub(crate) unsafe fn schema_name<'a>(schema: &'a ArrowSchema) -> &'a [u8] {
+pub(crate) unsafe fn schema_name(schema: &ArrowSchema) -> &[u8] {
     if schema.name.is_null() {
         return b"";
     }
@@ -149,7 +149,10 @@ unsafe fn check_schema(schema: &ArrowSchema, path: &str, depth: usize) -> Result
     unsafe { utf8(schema.name, "name", path) }?;
     let n = schema.n_children;
     if n < 0 || (n > 0 && schema.children.is_null()) {
-        return bad(format!("n_children is {n} with children {:?}", schema.children));
+        return bad(format!(
+            "n_children is {n} with children {:?}",
+            schema.children
+        ));
     }
     let needed = match format {
         "+r" => 2,
@@ -164,7 +167,9 @@ unsafe fn check_schema(schema: &ArrowSchema, path: &str, depth: usize) -> Result
         _ => 0,
     };
     if n < needed {
-        return bad(format!("format \"{format}\" needs {needed} children, n_children is {n}"));
+        return bad(format!(
+            "format \"{format}\" needs {needed} children, n_children is {n}"
+        ));
     }
     for i in 0..n as usize {
         // SAFETY: `children` holds `n_children` pointers.
@@ -269,7 +274,10 @@ pub(crate) unsafe fn check_array(
             .and_then(|w| (offset + length).checked_mul(w))
             .is_some_and(|n| n <= isize::MAX as usize);
         if !fits {
-            return bad(format!("{} rows of FixedSizeBinary({w}) do not fit in memory", offset + length));
+            return bad(format!(
+                "{} rows of FixedSizeBinary({w}) do not fit in memory",
+                offset + length
+            ));
         }
     }
     let layout = arrow_data::layout(data_type);
@@ -282,11 +290,16 @@ pub(crate) unsafe fn check_array(
     };
     if !buffers_ok {
         let want = if layout.variadic {
-            format!("at least {} (the last: the variadic buffer sizes)", want + 1)
+            format!(
+                "at least {} (the last: the variadic buffer sizes)",
+                want + 1
+            )
         } else {
             want.to_string()
         };
-        return bad(format!("{data_type} has {want} buffers, n_buffers is {n_buffers}"));
+        return bad(format!(
+            "{data_type} has {want} buffers, n_buffers is {n_buffers}"
+        ));
     }
     if n_buffers > 0 && array.buffers.is_null() {
         return bad(format!("buffers is NULL with n_buffers {n_buffers}"));
@@ -296,7 +309,9 @@ pub(crate) unsafe fn check_array(
     if let Some(width) = offset_width(data_type) {
         let offsets = buffer(1);
         if !offsets.is_null() && !(offsets as usize).is_multiple_of(width) {
-            return bad(format!("the offsets buffer of {data_type} is not aligned to {width} bytes"));
+            return bad(format!(
+                "the offsets buffer of {data_type} is not aligned to {width} bytes"
+            ));
         }
     }
     if layout.variadic {
@@ -313,7 +328,9 @@ pub(crate) unsafe fn check_array(
         // variadic buffer (the C Data Interface), aligned (checked).
         let sizes = unsafe { core::slice::from_raw_parts(sizes.cast::<i64>(), variadic - 1) };
         if let Some(s) = sizes.iter().find(|&&s| s < 0) {
-            return bad(format!("a variadic buffer size of {data_type} is negative ({s})"));
+            return bad(format!(
+                "a variadic buffer size of {data_type} is negative ({s})"
+            ));
         }
     }
     let types = child_types(data_type);
@@ -344,7 +361,9 @@ pub(crate) unsafe fn check_array(
             unsafe { check_array(dictionary, values, &format!("{path}.dictionary"), depth + 1) }
         }
         (DataType::Dictionary(_, _), None) => bad("a dictionary type without a dictionary".into()),
-        (_, Some(_)) => bad(format!("a dictionary on {data_type}, which is not a dictionary type")),
+        (_, Some(_)) => bad(format!(
+            "a dictionary on {data_type}, which is not a dictionary type"
+        )),
         (_, None) => Ok(()),
     }
 }
@@ -398,7 +417,8 @@ pub(crate) unsafe fn import(
     // bitwise read of a live, aligned struct, and its `release` is replaced
     // at once (nothing between can panic), so the producer's callback is
     // never called through it.
-    let mut copy = unsafe { core::ptr::read((array as *const ArrowArray).cast::<FFI_ArrowArray>()) };
+    let mut copy =
+        unsafe { core::ptr::read((array as *const ArrowArray).cast::<FFI_ArrowArray>()) };
     // SAFETY: `release_nothing` frees nothing and matches any private data.
     unsafe { copy.set_release(Some(release_nothing)) };
     // SAFETY: the structure was checked by `check_array`; the buffer sizes
@@ -434,7 +454,10 @@ pub(crate) unsafe fn check_no_null_rows(array: &ArrowArray, path: &str) -> Resul
     if valid != length {
         return Err(fail(
             Status::ArrowStructure,
-            format!("{path}: the struct has {} null rows; a record batch or statistics struct has none", length - valid),
+            format!(
+                "{path}: the struct has {} null rows; a record batch or statistics struct has none",
+                length - valid
+            ),
         ));
     }
     Ok(())

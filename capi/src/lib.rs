@@ -52,22 +52,22 @@ mod predicate;
 pub mod status;
 
 pub use arrow::bitbytes_unpack_arrow;
+pub use core_fns::{
+    bitbytes_kernel_name, bitbytes_pack, bitbytes_strerror, bitbytes_unpack,
+    bitbytes_unpack_offsets, bitbytes_version,
+};
 #[cfg(feature = "std")]
 pub use ffi::bitbytes_last_error;
+pub use indices::{
+    bitbytes_count_selected, bitbytes_count_selected_offsets, bitbytes_indices_kernel_name,
+    bitbytes_mask_count, bitbytes_mask_to_indices, bitbytes_unpack_indices,
+    bitbytes_unpack_indices_offsets,
+};
 #[cfg(feature = "predicate")]
 pub use predicate::{
     bitbytes_predicate_free, bitbytes_predicate_parse, bitbytes_predicate_test,
     bitbytes_predicate_test_indices, bitbytes_predicate_test_stats, bitbytes_predicate_to_json,
     bitbytes_string_free, BitbytesPredicate,
-};
-pub use core_fns::{
-    bitbytes_kernel_name, bitbytes_pack, bitbytes_strerror, bitbytes_unpack,
-    bitbytes_unpack_offsets, bitbytes_version,
-};
-pub use indices::{
-    bitbytes_count_selected, bitbytes_count_selected_offsets, bitbytes_indices_kernel_name,
-    bitbytes_mask_count, bitbytes_mask_to_indices, bitbytes_unpack_indices,
-    bitbytes_unpack_indices_offsets,
 };
 
 /// Without `std`: a panic (which the argument checks leave no way to reach)

@@ -17,7 +17,9 @@ use crate::import::{
 use crate::status::Status;
 use arrow_array::cast::AsArray;
 use arrow_array::types::UInt64Type;
-use arrow_array::{make_array, Array, ArrayRef, RecordBatch, RecordBatchOptions, StructArray, UInt64Array};
+use arrow_array::{
+    make_array, Array, ArrayRef, RecordBatch, RecordBatchOptions, StructArray, UInt64Array,
+};
 use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
 use bitbytes::arrow::{ColumnStats, Predicate, StatsBatch, StatsVerdict};
 use core::ffi::{c_char, c_int};
@@ -121,15 +123,16 @@ pub unsafe extern "C" fn bitbytes_predicate_parse(
             .map_err(|s| fail(s, "out (the bitbytes_predicate ** to set) is NULL"))?;
         // SAFETY: a live schema (the caller's contract).
         let fields = unsafe { struct_fields(schema, "schema") }?;
-        let json = core::str::from_utf8(json).map_err(|e| {
-            fail(Status::Json, format!("the JSON is not UTF-8: {e}"))
-        })?;
+        let json = core::str::from_utf8(json)
+            .map_err(|e| fail(Status::Json, format!("the JSON is not UTF-8: {e}")))?;
         let schema = Schema::new(fields);
         let predicate = Predicate::from_paimon_json(json, &schema)
             .map_err(|e| fail(Status::Json, e.to_string()))?;
         let mut columns = Vec::new();
         for name in predicate.fields() {
-            let field = schema.field_with_name(name).map_err(|e| fail(Status::Json, e.to_string()))?;
+            let field = schema
+                .field_with_name(name)
+                .map_err(|e| fail(Status::Json, e.to_string()))?;
             columns.push((name.to_string(), field.data_type().clone()));
         }
         let columns_schema = Arc::new(Schema::new(
@@ -193,8 +196,8 @@ pub unsafe extern "C" fn bitbytes_predicate_to_json(
             .predicate
             .to_paimon_json(&p.schema)
             .map_err(|e| fail(Status::Predicate, e.to_string()))?;
-        let json = CString::new(json)
-            .map_err(|_| fail(Status::Predicate, "the JSON holds a NUL byte"))?;
+        let json =
+            CString::new(json).map_err(|_| fail(Status::Predicate, "the JSON holds a NUL byte"))?;
         *out_len = json.as_bytes().len();
         *out = json.into_raw();
         Ok(())
@@ -588,7 +591,10 @@ fn uint64(array: &ArrayRef, name: &str) -> Result<UInt64Array, Failure> {
     if array.data_type() != &DataType::UInt64 {
         return Err(fail(
             Status::StatsLayout,
-            format!("`{name}` is {}, uint64 (format \"L\") is needed", array.data_type()),
+            format!(
+                "`{name}` is {}, uint64 (format \"L\") is needed",
+                array.data_type()
+            ),
         ));
     }
     Ok(array.as_primitive::<UInt64Type>().clone())
@@ -604,17 +610,21 @@ fn with_parent_nulls(child: &ArrayRef, parent: &StructArray) -> Result<ArrayRef,
         Some(own) => parent.inner() & own.inner(),
         None => parent.inner().clone(),
     };
-    let data = child.to_data().into_builder().nulls(Some(valid.into())).build()?;
+    let data = child
+        .to_data()
+        .into_builder()
+        .nulls(Some(valid.into()))
+        .build()?;
     Ok(make_array(data))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arrow_array::ffi::{to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
-    use arrow_array::{DictionaryArray, Int32Array, Int64Array, StringArray};
-    use arrow_array::types::Int32Type;
     use crate::ffi::bitbytes_last_error;
+    use arrow_array::ffi::{to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
+    use arrow_array::types::Int32Type;
+    use arrow_array::{DictionaryArray, Int32Array, Int64Array, StringArray};
     use core::ffi::CStr;
     use core::ptr::{null, null_mut};
 
@@ -639,7 +649,9 @@ mod tests {
         let x: Int32Array = (0..n).map(|i| (i % 7 != 3).then_some(i * 3 % 17)).collect();
         let y: Int64Array = (0..n).map(|i| Some(i as i64)).collect();
         let s: StringArray = (0..n)
-            .map(|i| (i % 5 != 1).then(|| format!("{}{}", ["ab", "b", "abc", "z"][i as usize % 4], i)))
+            .map(|i| {
+                (i % 5 != 1).then(|| format!("{}{}", ["ab", "b", "abc", "z"][i as usize % 4], i))
+            })
             .collect();
         let d: DictionaryArray<Int32Type> = (0..n)
             .map(|i| (i % 6 != 0).then_some(["red", "green", "blue"][i as usize % 3]))
@@ -665,10 +677,15 @@ mod tests {
         (s as *const FFI_ArrowSchema).cast()
     }
 
-    fn parse(json: &str, schema: &FFI_ArrowSchema) -> Result<*mut BitbytesPredicate, (c_int, String)> {
+    fn parse(
+        json: &str,
+        schema: &FFI_ArrowSchema,
+    ) -> Result<*mut BitbytesPredicate, (c_int, String)> {
         let mut p = null_mut();
         // SAFETY: live buffers and structs.
-        let rc = unsafe { bitbytes_predicate_parse(json.as_ptr().cast(), json.len(), c_schema(schema), &mut p) };
+        let rc = unsafe {
+            bitbytes_predicate_parse(json.as_ptr().cast(), json.len(), c_schema(schema), &mut p)
+        };
         if rc == 0 {
             Ok(p)
         } else {
@@ -678,7 +695,9 @@ mod tests {
 
     fn last_error() -> String {
         // SAFETY: a NUL-terminated thread-local string.
-        unsafe { CStr::from_ptr(bitbytes_last_error()) }.to_string_lossy().into_owned()
+        unsafe { CStr::from_ptr(bitbytes_last_error()) }
+            .to_string_lossy()
+            .into_owned()
     }
 
     fn predicates() -> Vec<String> {
@@ -692,7 +711,10 @@ mod tests {
             d_in.clone(),
             leaf(3, "d", "STRING", "NOT_EQUAL", r#""green""#),
             and(&x_gt, &s_sw),
-            or(&d_in, &and(&x_gt, &leaf(2, "s", "STRING", "LIKE", r#""%1%""#))),
+            or(
+                &d_in,
+                &and(&x_gt, &leaf(2, "s", "STRING", "LIKE", r#""%1%""#)),
+            ),
         ]
     }
 
@@ -707,19 +729,38 @@ mod tests {
             let (array, schema) = export(&b);
             for json in predicates() {
                 let p = parse(&json, &schema).unwrap();
-                let want = Predicate::from_paimon_json(&json, &b.schema()).unwrap().test(&b).unwrap();
+                let want = Predicate::from_paimon_json(&json, &b.schema())
+                    .unwrap()
+                    .test(&b)
+                    .unwrap();
                 let mut got = vec![7u8; len + 2];
                 // SAFETY: live structs, `got` holds len + 2 bytes.
-                let rc = unsafe { bitbytes_predicate_test(p, c_array(&array), c_schema(&schema), got.as_mut_ptr(), got.len()) };
+                let rc = unsafe {
+                    bitbytes_predicate_test(
+                        p,
+                        c_array(&array),
+                        c_schema(&schema),
+                        got.as_mut_ptr(),
+                        got.len(),
+                    )
+                };
                 assert_eq!(rc, 0, "{json}: {}", last_error());
                 assert_eq!(&got[..len], &want[..], "{json} at {offset}+{len}");
                 assert_eq!(&got[len..], [7, 7]);
-                let want_idx: Vec<u32> = (0..len as u32).filter(|&i| want[i as usize] == 1).collect();
+                let want_idx: Vec<u32> =
+                    (0..len as u32).filter(|&i| want[i as usize] == 1).collect();
                 let mut idx = vec![u32::MAX; want_idx.len()];
                 let mut count = 99;
                 // SAFETY: as above, with exactly `count` slots.
                 let rc = unsafe {
-                    bitbytes_predicate_test_indices(p, c_array(&array), c_schema(&schema), idx.as_mut_ptr(), idx.len(), &mut count)
+                    bitbytes_predicate_test_indices(
+                        p,
+                        c_array(&array),
+                        c_schema(&schema),
+                        idx.as_mut_ptr(),
+                        idx.len(),
+                        &mut count,
+                    )
                 };
                 assert_eq!(rc, 0, "{json}: {}", last_error());
                 assert_eq!((count, &idx), (want_idx.len(), &want_idx));
@@ -771,7 +812,11 @@ mod tests {
             Field::new("max", DataType::Int32, true),
             Field::new("null_count", DataType::UInt64, true),
         ]);
-        let x = StructArray::new(x_fields.clone(), vec![mins.clone(), maxs.clone(), Arc::new(nulls.clone())], None);
+        let x = StructArray::new(
+            x_fields.clone(),
+            vec![mins.clone(), maxs.clone(), Arc::new(nulls.clone())],
+            None,
+        );
         let rows = UInt64Array::from(vec![10, 10, 10, 10]);
         let stats = StructArray::new(
             Fields::from(vec![
@@ -790,7 +835,10 @@ mod tests {
             leaf(0, "x", "INT", "GREATER_THAN", "12"),
             leaf(0, "x", "INT", "LESS_THAN", "30"),
             leaf(0, "x", "INT", "IS_NULL", ""),
-            and(&leaf(0, "x", "INT", "GREATER_THAN", "5"), &leaf(2, "s", "STRING", "EQUAL", r#""q""#)),
+            and(
+                &leaf(0, "x", "INT", "GREATER_THAN", "5"),
+                &leaf(2, "s", "STRING", "EQUAL", r#""q""#),
+            ),
         ] {
             let p = parse(&json, &batch_schema).unwrap();
             let want: Vec<u8> = Predicate::from_paimon_json(&json, &batch().schema())
@@ -802,7 +850,15 @@ mod tests {
                 .collect();
             let mut got = [9u8; 5];
             // SAFETY: live structs and a 5-byte output.
-            let rc = unsafe { bitbytes_predicate_test_stats(p, c_array(&array), c_schema(&schema), got.as_mut_ptr(), 5) };
+            let rc = unsafe {
+                bitbytes_predicate_test_stats(
+                    p,
+                    c_array(&array),
+                    c_schema(&schema),
+                    got.as_mut_ptr(),
+                    5,
+                )
+            };
             assert_eq!(rc, 0, "{}", last_error());
             assert_eq!(&got[..4], &want[..], "{json}");
             assert_eq!(got[4], 9);
@@ -837,13 +893,17 @@ mod tests {
         // offsets buffer, decreasing offsets.
         let mut s_col = shallow(column(2));
         s_col.n_buffers = 2;
-        let mut kids: Vec<*mut ArrowArray> = (0..4).map(|i| column(i) as *const _ as *mut _).collect();
+        let mut kids: Vec<*mut ArrowArray> =
+            (0..4).map(|i| column(i) as *const _ as *mut _).collect();
         kids[2] = &mut s_col;
         let mut top = shallow(base);
         top.children = kids.as_mut_ptr();
         let (rc, msg) = run(&top, c_schema(&schema));
         assert_eq!(rc, Status::ArrowStructure.code(), "{msg}");
-        assert!(msg.contains("`s`") && msg.contains("n_buffers is 2"), "{msg}");
+        assert!(
+            msg.contains("`s`") && msg.contains("n_buffers is 2"),
+            "{msg}"
+        );
 
         kids[2] = null_mut();
         let (rc, msg) = run(&top, c_schema(&schema));
@@ -852,7 +912,8 @@ mod tests {
 
         let offsets: Vec<i32> = (0..=41).map(|i| if i == 20 { 1000 } else { i }).collect();
         let data = [b'a'; 64];
-        let mut bufs: [*const core::ffi::c_void; 3] = [null(), offsets.as_ptr().cast(), data.as_ptr().cast()];
+        let mut bufs: [*const core::ffi::c_void; 3] =
+            [null(), offsets.as_ptr().cast(), data.as_ptr().cast()];
         let mut bad_offsets = shallow(column(2));
         bad_offsets.buffers = bufs.as_mut_ptr();
         bad_offsets.null_count = 0;
@@ -870,10 +931,16 @@ mod tests {
 
         let mut released = shallow(base);
         released.release = None;
-        assert_eq!(run(&released, c_schema(&schema)).0, Status::ArrowReleased.code());
+        assert_eq!(
+            run(&released, c_schema(&schema)).0,
+            Status::ArrowReleased.code()
+        );
         let mut negative = shallow(base);
         negative.offset = -1;
-        assert_eq!(run(&negative, c_schema(&schema)).0, Status::ArrowOffsetLength.code());
+        assert_eq!(
+            run(&negative, c_schema(&schema)).0,
+            Status::ArrowOffsetLength.code()
+        );
         // The caller's struct is untouched, still owned, still usable.
         assert!(!array.is_released());
         let (rc, msg) = run(base, null());
