@@ -24,7 +24,7 @@
  *
  * Link: the static library needs what Rust's standard library uses from the
  * system; on Linux with glibc, e.g.
- *     cc app.c -I capi/include path/to/libbitbytes_capi.a -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+ *     cc app.c -I capi/include path/to/libbitbytes_capi.a -lc -lm -lrt -lpthread -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
  * (see docs/c-abi.md, "Build and link").
  */
 #ifndef BITBYTES_H
