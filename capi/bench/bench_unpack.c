@@ -4,7 +4,7 @@
  *
  *     cargo build -p bitbytes-capi --release
  *     cc -std=c11 -O2 -I capi/include capi/bench/bench_unpack.c \
- *        target/release/libbitbytes_capi.a -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc \
+ *        target/release/libbitbytes_capi.a -lc -lm -lrt -lpthread -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc \
  *        -o target/capi/bench_unpack
  *     target/capi/bench_unpack            # --quick: fewer samples (CI)
  *

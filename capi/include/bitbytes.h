@@ -24,7 +24,7 @@
  *
  * Link: the static library needs what Rust's standard library uses from the
  * system; on Linux with glibc, e.g.
- *     cc app.c -I capi/include path/to/libbitbytes_capi.a -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+ *     cc app.c -I capi/include path/to/libbitbytes_capi.a -lc -lm -lrt -lpthread -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
  * (see docs/c-abi.md, "Build and link").
  */
 #ifndef BITBYTES_H
@@ -90,6 +90,34 @@ extern "C" {
 #define BITBYTES_ERR_ARROW_NULL_BUFFER (-23)
 /* offset or length is negative, or offset + length does not fit in size_t. */
 #define BITBYTES_ERR_ARROW_OFFSET_LENGTH (-24)
+/* The ArrowSchema or ArrowArray of a batch or of statistics does not have
+ * the structure its type needs: a batch schema that is not a struct ("+s"),
+ * a format string that is NULL, not UTF-8 or unknown, n_buffers or
+ * n_children wrong for the type, a NULL `buffers` / `children` / child /
+ * required buffer, a dictionary where none belongs or none where one does, a
+ * batch struct with null rows. bitbytes_last_error() says which. */
+#define BITBYTES_ERR_ARROW_STRUCTURE (-25)
+/* The Arrow data is inconsistent (checked in full on every imported column):
+ * string or list offsets decreasing or past their data, invalid UTF-8,
+ * dictionary keys out of range, a child shorter than its parent, a
+ * null_count that contradicts the validity bitmap. bitbytes_last_error()
+ * says which. */
+#define BITBYTES_ERR_ARROW_DATA (-26)
+/* The statistics struct of bitbytes_predicate_test_stats does not have the
+ * documented layout (see there); bitbytes_last_error() says which part. */
+#define BITBYTES_ERR_STATS_LAYOUT (-27)
+/* The predicate JSON is malformed, or is not a valid Paimon predicate over
+ * the schema (unknown function, field not in the schema, literal of the
+ * wrong type, bad LIKE pattern, ...); bitbytes_last_error() says where. */
+#define BITBYTES_ERR_JSON (-30)
+/* A batch (or statistics) schema does not match the predicate: a field the
+ * predicate reads is missing, or has another type than in the schema the
+ * predicate was parsed against. */
+#define BITBYTES_ERR_SCHEMA_MISMATCH (-31)
+/* The predicate could not be evaluated on valid data (e.g. a CAST of a value
+ * that does not cast, as Paimon Java fails there) or written back as JSON;
+ * bitbytes_last_error() says why. */
+#define BITBYTES_ERR_PREDICATE (-32)
 /* A Rust panic was caught: a bug in bitbytes. The output may be partly
  * written. */
 #define BITBYTES_ERR_PANIC (-99)
@@ -288,6 +316,194 @@ struct ArrowArray {
 int bitbytes_unpack_arrow(const struct ArrowArray *array,
                           const struct ArrowSchema *schema, bool negate,
                           uint8_t *out, size_t out_len);
+
+/* ---- Predicates: Paimon JSON over Arrow record batches -----------------
+ * (Not in the no_std build, `--no-default-features`: these need the
+ * library's default feature `predicate`.)
+ *
+ * A predicate is parsed once from the JSON Paimon writes (Java's
+ * JsonSerdeUtil: REST catalog row and partition filters) against the schema
+ * of the batches it will test, then tested on any number of batches (one
+ * byte per row, or row indices) and of statistics (one verdict per data
+ * file / row group / page). Semantics: Apache Paimon Java's, as the Rust
+ * crate's docs/json.md and docs/stats.md say.
+ *
+ * Ownership:
+ *  - The caller KEEPS ownership of every ArrowArray and ArrowSchema it
+ *    passes: no call releases one, moves one, writes to one, or keeps a
+ *    pointer into one (or into its buffers) after it returns. Release them
+ *    when you like after the call; the batch stays usable, e.g. to gather
+ *    the selected rows.
+ *  - A bitbytes_predicate is owned by the caller from a successful
+ *    bitbytes_predicate_parse until bitbytes_predicate_free. It is
+ *    immutable: one handle may be used by many threads at once.
+ *  - The string of bitbytes_predicate_to_json is the caller's, freed with
+ *    bitbytes_string_free (not free()).
+ *
+ * What the caller promises (the C Data Interface carries no buffer sizes,
+ * so the library cannot check this; breaking it is undefined behaviour, as
+ * with memcpy): every struct is a live export that follows the Arrow C Data
+ * Interface specification, i.e. each non-NULL pointer points to what the
+ * specification says (format and name strings NUL-terminated, metadata in
+ * its binary encoding, `buffers` holding n_buffers pointers, `children`
+ * holding n_children pointers) and each buffer holds at least the bytes
+ * that `offset + length` and the type require (for string / binary arrays:
+ * offset + length + 1 offsets, and as many data bytes as the last of them
+ * says; for views, the sizes in the variadic-sizes buffer); buffers are
+ * aligned for their element type (offsets to 4 or 8 bytes); nothing writes
+ * them during the call.
+ * Everything else is checked, and a violation is an error code, never a
+ * crash: NULL pointers, released structs, n_buffers / n_children /
+ * dictionary not matching the type, negative offset / length / sizes,
+ * offsets out of order or past the data, invalid UTF-8, dictionary keys out
+ * of range, children too short, a null_count contradicting the validity
+ * bitmap (every column the predicate reads is validated in full on every
+ * call; the columns it does not read are not imported).
+ *
+ * Errors: a negative BITBYTES_ERR_* code; nothing is written to any output
+ * (out, *out, *count); bitbytes_last_error() then returns a message for this
+ * thread that names the problem (the argument, field, buffer or JSON path).
+ * Two exceptions, both after every check passed: BITBYTES_ERR_PANIC (a bug),
+ * and BITBYTES_ERR_PREDICATE from bitbytes_predicate_test, where the mask
+ * may be partly written (evaluation stopped at a value Paimon Java fails on
+ * too, e.g. a CAST of 'abc' to INT); the indices and stats calls write
+ * nothing then either.
+ *
+ * Example (a batch of two columns, exported e.g. by Arrow C++'s
+ * arrow::ExportRecordBatch):
+ *
+ *     const char *json = "{\"kind\":\"LEAF\",\"transform\":{\"name\":\"FIELD_REF\","
+ *         "\"fieldRef\":{\"index\":0,\"name\":\"x\",\"type\":\"INT\"}},"
+ *         "\"function\":\"GREATER_THAN\",\"literals\":[5]}";
+ *     bitbytes_predicate *p = NULL;
+ *     if (bitbytes_predicate_parse(json, strlen(json), &schema, &p) != BITBYTES_OK)
+ *       fprintf(stderr, "%s\n", bitbytes_last_error());
+ *     uint8_t *mask = malloc(batch.length);
+ *     int rc = bitbytes_predicate_test(p, &batch, &schema, mask, batch.length);
+ *     ...
+ *     bitbytes_predicate_free(p);
+ *     schema.release(&schema); batch.release(&batch);   // still yours
+ */
+
+/* A parsed predicate: opaque, immutable, thread-safe to share. */
+typedef struct bitbytes_predicate bitbytes_predicate;
+
+/* Parses `json_len` bytes of Paimon predicate JSON (UTF-8; need not be
+ * NUL-terminated) against `schema`, a struct schema ("+s") whose children
+ * are the columns of the batches to test (fields are found by name; the
+ * JSON's field index is not trusted). On success *out is a new predicate.
+ *
+ * Errors (*out not written): BITBYTES_ERR_NULL_ARGUMENT (json, schema or
+ * out NULL), _LENGTH_TOO_LARGE, _ARROW_RELEASED, _ARROW_STRUCTURE (not a
+ * struct schema, bad format strings), _JSON (malformed JSON, invalid UTF-8,
+ * or not a valid predicate over the schema). */
+int bitbytes_predicate_parse(const char *json, size_t json_len,
+                             const struct ArrowSchema *schema,
+                             bitbytes_predicate **out);
+
+/* Frees a predicate. NULL is fine (does nothing). */
+void bitbytes_predicate_free(bitbytes_predicate *p);
+
+/* The predicate as Paimon Java writes it (compact JSON, byte for byte as
+ * Java's JsonSerdeUtil, field indexes those of the parse schema): *out a
+ * NUL-terminated string of *out_len bytes (the NUL not counted), to free
+ * with bitbytes_string_free.
+ *
+ * Errors (*out, *out_len not written): BITBYTES_ERR_NULL_ARGUMENT (p, out or
+ * out_len NULL), _PREDICATE (a column type Paimon has no type for). */
+int bitbytes_predicate_to_json(const bitbytes_predicate *p, char **out,
+                               size_t *out_len);
+
+/* Frees a string of bitbytes_predicate_to_json. NULL is fine. */
+void bitbytes_string_free(char *s);
+
+/* Tests every row of `batch`, a struct array ("+s", a record batch: one child
+ * per column, no null rows of its own; its offset applies to every child)
+ * described by `schema`: out[i] = 1 when row i is selected, else 0, for i in
+ * [0, batch->length). Only out[0..batch->length) is written. A null row is
+ * 0 for every function but IS_NULL (and TRUE), as in Paimon.
+ *
+ * The schema must match the predicate: each field the predicate reads must
+ * be in `schema` (by name) with the type it had in the parse schema, or a
+ * dictionary of that type (or, for a dictionary field, its value type).
+ * Columns it does not read may be anything and are not looked at.
+ *
+ * Errors (nothing written): BITBYTES_ERR_NULL_ARGUMENT (p, batch or schema
+ * NULL), _NULL_OUTPUT (out NULL with out_len > 0), _ARROW_RELEASED,
+ * _ARROW_OFFSET_LENGTH, _ARROW_STRUCTURE, _ARROW_DATA, _SCHEMA_MISMATCH,
+ * _OUTPUT_TOO_SHORT (out_len < batch->length), _PREDICATE. */
+int bitbytes_predicate_test(const bitbytes_predicate *p,
+                            const struct ArrowArray *batch,
+                            const struct ArrowSchema *schema, uint8_t *out,
+                            size_t out_len);
+
+/* The selected rows of `batch` (as in bitbytes_predicate_test) as ascending
+ * indices: out[k] = the k-th selected row, *count = how many. Only
+ * out[0..*count) is written; out_len needs to be at least the count (the
+ * batch's length always suffices).
+ *
+ * Errors (neither out nor *count written): those of
+ * bitbytes_predicate_test, and BITBYTES_ERR_NULL_ARGUMENT (count NULL),
+ * _INDEX_OVERFLOW (batch->length - 1 > UINT32_MAX), _OUTPUT_TOO_SHORT
+ * (out_len < the number of selected rows). */
+int bitbytes_predicate_test_indices(const bitbytes_predicate *p,
+                                    const struct ArrowArray *batch,
+                                    const struct ArrowSchema *schema,
+                                    uint32_t *out, size_t out_len,
+                                    size_t *count);
+
+/* The predicate's verdict on statistics of `stats->length` containers (data
+ * files, row groups, pages): out[i] = 0 (no row of container i can match:
+ * skip it), 1 (some may: read and filter) or 2 (every row matches: read
+ * without a filter). Both 0 and 2 are sound. Only out[0..stats->length) is
+ * written.
+ *
+ * Layout of `stats` (a struct array, one row per container):
+ *  - child "row_count": uint64 ("L"), the container's row count (null:
+ *    unknown);
+ *  - for each field F of the parse schema that has statistics, a struct
+ *    child named F ("+s") with the children
+ *      "min", "max": F's type (its value type for a dictionary field; null:
+ *                    unknown),
+ *      "null_count": uint64, optional (null or absent: unknown),
+ *      "nan_count":  uint64, optional (read with nan_excluded only);
+ *    and in F's field metadata the optional flags (value "true" or "false"):
+ *      "truncated":    min / max are bounds, not values (Paimon's
+ *                      truncate(16) strings, Parquet's inexact statistics),
+ *      "nan_excluded": float min / max leave NaN out (Parquet, ORC); without
+ *                      it NaN is the largest float (Paimon's own stats).
+ *    A null entry of F's struct makes all of F's statistics unknown for that
+ *    container; the stats struct itself must have no null rows.
+ *  Children come in any order; a field the predicate reads that has no
+ *  child is unknown (verdict 1 for its leaves). Any other child, a field not
+ *  in the parse schema, a missing "row_count", "min" or "max", or a wrong
+ *  type is BITBYTES_ERR_STATS_LAYOUT.
+ *
+ *  Example: two files of a table (x INT, s STRING), x in [0, 9] and
+ *  [10, 19], s unknown in file 1:
+ *      format "+s", children:
+ *        "row_count"  "L"   [100, 50]
+ *        "x"          "+s"  metadata {}      children:
+ *             "min" "i" [0, 10]   "max" "i" [9, 19]   "null_count" "L" [0, 3]
+ *        "s"          "+s"  metadata {"truncated": "true"}   children:
+ *             "min" "u" ["apple", null]   "max" "u" ["pear", null]
+ *  x > 12 gives {0, 1}; x < 20 gives {2, 1} (file 1 has nulls).
+ *
+ * Errors (nothing written): BITBYTES_ERR_NULL_ARGUMENT (p, stats or
+ * stats_schema NULL), _NULL_OUTPUT, _ARROW_RELEASED, _ARROW_OFFSET_LENGTH,
+ * _ARROW_STRUCTURE, _ARROW_DATA, _STATS_LAYOUT, _OUTPUT_TOO_SHORT
+ * (out_len < stats->length), _PREDICATE. */
+int bitbytes_predicate_test_stats(const bitbytes_predicate *p,
+                                  const struct ArrowArray *stats,
+                                  const struct ArrowSchema *stats_schema,
+                                  uint8_t *out, size_t out_len);
+
+/* This thread's message for its last failed bitbytes call (any function of
+ * this header): the code's message and, for the predicate functions, the
+ * details (which argument, field, buffer or JSON path). "" before any
+ * failure. Successful calls leave it as it was. Valid until this thread's
+ * next failing bitbytes call; do not free. Never NULL. */
+const char *bitbytes_last_error(void);
 
 #ifdef __cplusplus
 }  /* extern "C" */
