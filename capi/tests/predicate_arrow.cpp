@@ -327,7 +327,11 @@ std::shared_ptr<arrow::RecordBatch> Decoded(const arrow::RecordBatch &batch) {
 
 Lit RandomLiteral(Rng &rng, Kind kind) {
   if (rng.Chance(5)) return Null();
-  return IsString(kind) ? Str(RandomString(rng)) : Int(RandomInt(rng, kind) + (rng.Chance(20) ? 1 : 0));
+  if (IsString(kind)) return Str(RandomString(rng));
+  const std::int64_t v = RandomInt(rng, kind);  // or one above a value, within the type
+  const std::int64_t top = kind == Kind::Int32 ? std::numeric_limits<std::int32_t>::max()
+                                               : std::numeric_limits<std::int64_t>::max();
+  return Int(v < top && rng.Chance(20) ? v + 1 : v);
 }
 
 Node RandomLeaf(Rng &rng) {
