@@ -7,6 +7,7 @@
 #    libraries of two pyarrow wheels and run: Arrow 19 as C++17 (the standard
 #    paimon-cpp builds with) and Arrow 26 as C++20 (Arrow 23 and later use
 #    std::span in their headers, so C++17 cannot include them);
+#  - the C++ examples of README.md and docs/c-abi.md, compiled the same ways;
 #  - capi/tests/test_pyarrow.py (capi/ci.sh runs it on pyarrow 26) on pyarrow 19
 #    with pypaimon, whose own JSON-to-mask evaluation it then compares with.
 # The first run installs the two virtual environments under target/capi
@@ -59,6 +60,21 @@ for pair in "$venv19:c++17" "$venv26:c++20"; do
     capi/tests/predicate_arrow.cpp -L "$lib_dir" -l:libbitbytes_capi.so "${arrow_libs[@]}" \
     -Wl,-rpath,"$lib_dir" -Wl,-rpath,"$arrow_dir" -o "$exe"
   "$exe"
+  # The C++ examples, compiled and run as shown: README.md's (in "From C and
+  # C++") and docs/c-abi.md's (in "From Arrow C++").
+  for doc in "README.md:# From C and C++" "docs/c-abi.md:# From Arrow C++"; do
+    file=${doc%%:*} heading=${doc#*:}
+    name="$out/$(basename "$file" .md | tr 'A-Z-' 'a-z_')_arrow_${version%%.*}"
+    python3 - "$file" "$heading" "$name.cpp" <<'PY'
+import re, sys
+section = open(sys.argv[1]).read().split(sys.argv[2], 1)[1]
+open(sys.argv[3], "w").write(re.search(r"```cpp\n(.*?)```", section, re.S).group(1))
+PY
+    echo "--- the C++ example of $file"
+    "$CXX" -std="$std" -Wall -Wextra -Werror -pedantic -I capi/include -isystem "$include" "$name.cpp" \
+      -L "$lib_dir" -l:libbitbytes_capi.so "${arrow_libs[@]}" -Wl,-rpath,"$lib_dir" -Wl,-rpath,"$arrow_dir" -o "$name"
+    "$name"
+  done
 done
 
 step "test_pyarrow.py on pyarrow 19, compared with pypaimon too"
