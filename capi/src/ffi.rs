@@ -49,8 +49,44 @@ pub(crate) fn guard(body: impl FnOnce() -> Result<(), Status>) -> c_int {
     let result = body();
     match result {
         Ok(()) => Status::Ok.code(),
-        Err(s) => s.code(),
+        Err(s) => {
+            #[cfg(feature = "std")]
+            set_last_error(s.message().to_str().unwrap_or_default());
+            s.code()
+        }
     }
+}
+
+#[cfg(feature = "std")]
+std::thread_local! {
+    /// This thread's `bitbytes_last_error` message.
+    static LAST_ERROR: core::cell::RefCell<std::ffi::CString> =
+        core::cell::RefCell::new(std::ffi::CString::default());
+}
+
+/// Sets this thread's `bitbytes_last_error` message (a NUL in `message`
+/// is written as `\0`).
+#[cfg(feature = "std")]
+pub(crate) fn set_last_error(message: &str) {
+    let text = if message.contains('\0') {
+        std::borrow::Cow::Owned(message.replace('\0', "\\0"))
+    } else {
+        std::borrow::Cow::Borrowed(message)
+    };
+    let c = std::ffi::CString::new(text.as_bytes()).unwrap_or_default();
+    // `try_with`: during the thread's teardown the message is dropped.
+    let _ = LAST_ERROR.try_with(|e| *e.borrow_mut() = c);
+}
+
+/// This thread's message for its last failed bitbytes call: the code's
+/// message, or the details of a predicate call; `""` before any failure.
+/// The pointer stays valid until this thread's next failing call.
+#[cfg(feature = "std")]
+#[no_mangle]
+pub extern "C" fn bitbytes_last_error() -> *const core::ffi::c_char {
+    LAST_ERROR
+        .try_with(|e| e.borrow().as_ptr())
+        .unwrap_or(c"".as_ptr())
 }
 
 /// Checks that `len` elements of `T` can form a slice (at most `isize::MAX`

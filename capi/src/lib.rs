@@ -19,10 +19,20 @@
 //! - `bitbytes_unpack_arrow` reads an Arrow boolean array through the Arrow C
 //!   Data Interface: no arrow-rs, no copy, no ownership taken.
 //!
-//! Layout: [`status`] (codes and messages), `ffi` (the panic guard and the
-//! pointer/length checks every wrapper uses), `core_fns` (unpack, pack,
-//! kernel name, strerror, version), `indices` (selection vectors: row
-//! indices and counts), [`arrow`] (the C Data Interface).
+//! - With the default feature `predicate`: Paimon predicate JSON parsed
+//!   against an Arrow schema (`bitbytes_predicate_parse`), tested on record
+//!   batches and statistics received through the C Data Interface
+//!   (`bitbytes_predicate_test`, `_test_indices`, `_test_stats`), the
+//!   caller keeping ownership of every struct; `bitbytes_last_error` gives
+//!   the details of a failed call (with `std`).
+//!
+//! Layout: [`status`] (codes and messages), `ffi` (the panic guard, the
+//! pointer/length checks every wrapper uses, the last-error message),
+//! `core_fns` (unpack, pack, kernel name, strerror, version), `indices`
+//! (selection vectors: row indices and counts), [`arrow`] (the C Data
+//! Interface), `import` (borrowing C Data Interface structs into arrow-rs:
+//! structure checks, import, validation) and `predicate` (the predicate
+//! API).
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -34,10 +44,22 @@ extern crate std;
 pub mod arrow;
 mod core_fns;
 mod ffi;
+#[cfg(feature = "predicate")]
+mod import;
 mod indices;
+#[cfg(feature = "predicate")]
+mod predicate;
 pub mod status;
 
 pub use arrow::bitbytes_unpack_arrow;
+#[cfg(feature = "std")]
+pub use ffi::bitbytes_last_error;
+#[cfg(feature = "predicate")]
+pub use predicate::{
+    bitbytes_predicate_free, bitbytes_predicate_parse, bitbytes_predicate_test,
+    bitbytes_predicate_test_indices, bitbytes_predicate_test_stats, bitbytes_predicate_to_json,
+    bitbytes_string_free, BitbytesPredicate,
+};
 pub use core_fns::{
     bitbytes_kernel_name, bitbytes_pack, bitbytes_strerror, bitbytes_unpack,
     bitbytes_unpack_offsets, bitbytes_version,

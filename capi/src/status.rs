@@ -56,13 +56,28 @@ pub enum Status {
     ArrowNullBuffer = -23,
     /// A negative `offset` or `length`, or `offset + length` out of range.
     ArrowOffsetLength = -24,
+    /// The structure of an ArrowArray / ArrowSchema of a batch or of
+    /// statistics does not suit its type (format, buffers, children,
+    /// dictionary, a batch with null rows).
+    ArrowStructure = -25,
+    /// Inconsistent Arrow data (offsets, UTF-8, dictionary keys, child
+    /// lengths, null counts).
+    ArrowData = -26,
+    /// The statistics struct does not have the documented layout.
+    StatsLayout = -27,
+    /// Malformed predicate JSON, or not a valid predicate over the schema.
+    Json = -30,
+    /// A schema that does not match the predicate.
+    SchemaMismatch = -31,
+    /// The predicate could not be evaluated or written back.
+    Predicate = -32,
     /// A Rust panic was caught (a bug in bitbytes).
     Panic = -99,
 }
 
 impl Status {
     /// Every status, in the order of the header.
-    pub const ALL: [Status; 20] = [
+    pub const ALL: [Status; 26] = [
         Status::Ok,
         Status::OutputTooShort,
         Status::ValuesTooShort,
@@ -82,6 +97,12 @@ impl Status {
         Status::ArrowLayout,
         Status::ArrowNullBuffer,
         Status::ArrowOffsetLength,
+        Status::ArrowStructure,
+        Status::ArrowData,
+        Status::StatsLayout,
+        Status::Json,
+        Status::SchemaMismatch,
+        Status::Predicate,
         Status::Panic,
     ];
 
@@ -117,6 +138,12 @@ impl Status {
             Status::ArrowLayout => "BITBYTES_ERR_ARROW_LAYOUT",
             Status::ArrowNullBuffer => "BITBYTES_ERR_ARROW_NULL_BUFFER",
             Status::ArrowOffsetLength => "BITBYTES_ERR_ARROW_OFFSET_LENGTH",
+            Status::ArrowStructure => "BITBYTES_ERR_ARROW_STRUCTURE",
+            Status::ArrowData => "BITBYTES_ERR_ARROW_DATA",
+            Status::StatsLayout => "BITBYTES_ERR_STATS_LAYOUT",
+            Status::Json => "BITBYTES_ERR_JSON",
+            Status::SchemaMismatch => "BITBYTES_ERR_SCHEMA_MISMATCH",
+            Status::Predicate => "BITBYTES_ERR_PREDICATE",
             Status::Panic => "BITBYTES_ERR_PANIC",
         }
     }
@@ -162,6 +189,24 @@ impl Status {
             }
             Status::ArrowOffsetLength => {
                 c"the ArrowArray offset or length is negative, or offset + length does not fit in size_t"
+            }
+            Status::ArrowStructure => {
+                c"an ArrowArray or ArrowSchema does not have the structure its type needs (format, n_buffers, n_children, a NULL child or buffer, dictionary, or a batch struct with null rows); bitbytes_last_error() says which"
+            }
+            Status::ArrowData => {
+                c"inconsistent Arrow data (offsets, UTF-8, dictionary keys, child lengths or null_count); bitbytes_last_error() says which"
+            }
+            Status::StatsLayout => {
+                c"the statistics struct does not have the documented layout (row_count, and per field a struct of min, max, null_count, nan_count); bitbytes_last_error() says which part"
+            }
+            Status::Json => {
+                c"the predicate JSON is malformed or not a valid Paimon predicate over the schema; bitbytes_last_error() says where"
+            }
+            Status::SchemaMismatch => {
+                c"the schema does not match the predicate: a field it reads is missing or has another type"
+            }
+            Status::Predicate => {
+                c"the predicate could not be evaluated or written as JSON; bitbytes_last_error() says why"
             }
             Status::Panic => {
                 c"internal error: a Rust panic was caught (a bug in bitbytes, please report it); the output may be partly written"

@@ -1,0 +1,441 @@
+//! Borrowing Arrow C Data Interface structs into arrow-rs, for the
+//! predicate API: structure checks first, then arrow-rs' importer on a
+//! shallow copy that does not own anything, then a full validation.
+//!
+//! arrow-rs' importer (`from_ffi_and_data_type`) trusts its input: a wrong
+//! `n_buffers` or `n_children`, a NULL child or a misaligned offsets buffer
+//! makes it panic or read out of bounds. [`check_schema`] and
+//! [`check_array`] therefore walk each struct first, alongside its type, and
+//! turn every inconsistency the structs themselves show into an error; what
+//! only the buffers' contents can show (offsets, UTF-8, dictionary keys,
+//! null counts, child lengths) is checked by arrow-rs'
+//! `ArrayData::validate_full` after the import, before any value is read.
+
+use crate::arrow::{ArrowArray, ArrowSchema};
+use crate::status::Status;
+use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
+use arrow_array::{make_array, new_empty_array, ArrayRef};
+use arrow_schema::DataType;
+use core::ffi::{c_char, CStr};
+use std::format;
+use std::string::{String, ToString};
+
+/// An error with the details `bitbytes_last_error` reports.
+#[derive(Debug)]
+pub(crate) struct Failure {
+    pub(crate) status: Status,
+    pub(crate) detail: String,
+}
+
+/// A [`Failure`] of `status` saying `detail`.
+pub(crate) fn fail(status: Status, detail: impl Into<String>) -> Failure {
+    Failure {
+        status,
+        detail: detail.into(),
+    }
+}
+
+impl From<Status> for Failure {
+    fn from(status: Status) -> Failure {
+        fail(status, status.message().to_string_lossy())
+    }
+}
+
+/// Nesting deeper than this is refused (a cyclic struct would otherwise
+/// recurse forever).
+const MAX_DEPTH: usize = 64;
+
+/// A C string of the producer as UTF-8.
+///
+/// # Safety
+///
+/// `ptr` is NULL or NUL-terminated.
+unsafe fn utf8<'a>(ptr: *const c_char, what: &str, path: &str) -> Result<Option<&'a str>, Failure> {
+    if ptr.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: a non-NULL string of the C Data Interface is NUL-terminated.
+    let text = unsafe { CStr::from_ptr(ptr) };
+    text.to_str().map(Some).map_err(|_| {
+        fail(
+            Status::ArrowStructure,
+            format!("{path}: the schema's {what} is not UTF-8"),
+        )
+    })
+}
+
+/// The name of a schema (`""` when NULL).
+///
+/// # Safety
+///
+/// As [`check_schema`].
+pub(crate) unsafe fn schema_name<'a>(schema: &'a ArrowSchema) -> &'a [u8] {
+    if schema.name.is_null() {
+        return b"";
+    }
+    // SAFETY: a non-NULL name is NUL-terminated (checked UTF-8 by
+    // `check_schema`, which the caller ran).
+    unsafe { CStr::from_ptr(schema.name) }.to_bytes()
+}
+
+/// The children of a checked schema.
+///
+/// # Safety
+///
+/// `schema` passed [`check_schema`].
+pub(crate) unsafe fn schema_children(schema: &ArrowSchema) -> impl Iterator<Item = &ArrowSchema> {
+    (0..schema.n_children as usize).map(move |i| {
+        // SAFETY: `check_schema` saw `children` non-NULL with `n_children`
+        // non-NULL entries.
+        unsafe { &**schema.children.add(i) }
+    })
+}
+
+/// Checks what arrow-rs' schema import would otherwise panic on: a released
+/// struct, a NULL or non-UTF-8 format, a non-UTF-8 name, negative or missing
+/// children, a nested type without the children it needs; then converts it.
+///
+/// # Safety
+///
+/// `schema` follows the C Data Interface (strings NUL-terminated, `children`
+/// holding `n_children` pointers, metadata in its binary encoding).
+pub(crate) unsafe fn schema_type(schema: &ArrowSchema, path: &str) -> Result<DataType, Failure> {
+    // SAFETY: forwarded.
+    unsafe { check_schema(schema, path, 0) }?;
+    // SAFETY: `ArrowSchema` and `FFI_ArrowSchema` are both `#[repr(C)]`
+    // declarations of the spec's `struct ArrowSchema` (the layout test of
+    // arrow.rs checks ours); the reference is only read, and `check_schema`
+    // ruled out what arrow-rs' reader panics on.
+    let ffi = unsafe { &*(schema as *const ArrowSchema).cast::<FFI_ArrowSchema>() };
+    DataType::try_from(ffi).map_err(|e| fail(Status::ArrowStructure, format!("{path}: {e}")))
+}
+
+/// The field metadata of a checked schema.
+///
+/// # Safety
+///
+/// `schema` passed [`check_schema`].
+pub(crate) unsafe fn schema_metadata(
+    schema: &ArrowSchema,
+    path: &str,
+) -> Result<std::collections::HashMap<String, String>, Failure> {
+    // SAFETY: as in `schema_type`.
+    let ffi = unsafe { &*(schema as *const ArrowSchema).cast::<FFI_ArrowSchema>() };
+    ffi.metadata()
+        .map_err(|e| fail(Status::ArrowStructure, format!("{path}: metadata: {e}")))
+}
+
+/// See [`schema_type`].
+///
+/// # Safety
+///
+/// As [`schema_type`].
+unsafe fn check_schema(schema: &ArrowSchema, path: &str, depth: usize) -> Result<(), Failure> {
+    let bad = |detail: String| Err(fail(Status::ArrowStructure, format!("{path}: {detail}")));
+    if depth > MAX_DEPTH {
+        return bad(format!("nested deeper than {MAX_DEPTH} levels"));
+    }
+    if schema.release.is_none() {
+        return Err(fail(
+            Status::ArrowReleased,
+            format!("{path}: the ArrowSchema is released (release is NULL)"),
+        ));
+    }
+    // SAFETY: the strings are NULL or NUL-terminated (the caller's contract).
+    let Some(format) = (unsafe { utf8(schema.format, "format", path) })? else {
+        return bad("the schema's format is NULL".into());
+    };
+    // SAFETY: as above.
+    unsafe { utf8(schema.name, "name", path) }?;
+    let n = schema.n_children;
+    if n < 0 || (n > 0 && schema.children.is_null()) {
+        return bad(format!("n_children is {n} with children {:?}", schema.children));
+    }
+    let needed = match format {
+        "+r" => 2,
+        f if f.starts_with("+l")
+            || f.starts_with("+L")
+            || f.starts_with("+v")
+            || f.starts_with("+m")
+            || f.starts_with("+w") =>
+        {
+            1
+        }
+        _ => 0,
+    };
+    if n < needed {
+        return bad(format!("format \"{format}\" needs {needed} children, n_children is {n}"));
+    }
+    for i in 0..n as usize {
+        // SAFETY: `children` holds `n_children` pointers.
+        let child = unsafe { *schema.children.add(i) };
+        // SAFETY: a non-NULL child is a schema of the same export.
+        let Some(child) = (unsafe { child.as_ref() }) else {
+            return bad(format!("child {i} is NULL"));
+        };
+        // SAFETY: forwarded.
+        unsafe { check_schema(child, &format!("{path}.child {i}"), depth + 1) }?;
+    }
+    // SAFETY: a non-NULL dictionary is a schema of the same export.
+    if let Some(dictionary) = unsafe { schema.dictionary.as_ref() } {
+        // SAFETY: forwarded.
+        unsafe { check_schema(dictionary, &format!("{path}.dictionary"), depth + 1) }?;
+    }
+    Ok(())
+}
+
+/// The children an array of `data_type` has in the C Data Interface.
+fn child_types(data_type: &DataType) -> std::vec::Vec<&DataType> {
+    match data_type {
+        DataType::Struct(fields) => fields.iter().map(|f| f.data_type()).collect(),
+        DataType::Union(fields, _) => fields.iter().map(|(_, f)| f.data_type()).collect(),
+        DataType::List(f)
+        | DataType::LargeList(f)
+        | DataType::ListView(f)
+        | DataType::LargeListView(f)
+        | DataType::FixedSizeList(f, _)
+        | DataType::Map(f, _) => std::vec![f.data_type()],
+        DataType::RunEndEncoded(ends, values) => std::vec![ends.data_type(), values.data_type()],
+        _ => std::vec![],
+    }
+}
+
+/// The offset width of a type with an offsets buffer at index 1 that
+/// arrow-rs' importer reads in place (so it must be aligned).
+fn offset_width(data_type: &DataType) -> Option<usize> {
+    match data_type {
+        DataType::Utf8 | DataType::Binary => Some(4),
+        DataType::LargeUtf8 | DataType::LargeBinary => Some(8),
+        _ => None,
+    }
+}
+
+/// The checked `offset` and `length` of an array.
+pub(crate) fn offset_length(array: &ArrowArray, path: &str) -> Result<(usize, usize), Failure> {
+    let bad = || {
+        fail(
+            Status::ArrowOffsetLength,
+            format!(
+                "{path}: offset {} and length {} (both must be >= 0, and their sum small enough to address)",
+                array.offset, array.length
+            ),
+        )
+    };
+    let offset = usize::try_from(array.offset).map_err(|_| bad())?;
+    let length = usize::try_from(array.length).map_err(|_| bad())?;
+    // Room for the importer's `(offset + length + 1) * 16` (views) and
+    // FixedSizeBinary's `(offset + length) * width`, without overflow.
+    offset
+        .checked_add(length)
+        .and_then(|n| n.checked_add(1))
+        .and_then(|n| n.checked_mul(16))
+        .filter(|&n| n <= isize::MAX as usize)
+        .ok_or_else(bad)?;
+    Ok((offset, length))
+}
+
+/// Checks an array against its type: what arrow-rs' importer would panic on
+/// or read out of bounds with (released structs, negative sizes, the number
+/// of buffers and children, NULL `buffers` / `children` / children,
+/// dictionary presence, misaligned offsets, negative variadic sizes).
+///
+/// # Safety
+///
+/// `array` follows the C Data Interface (`buffers` holding `n_buffers`
+/// pointers, `children` holding `n_children` pointers).
+pub(crate) unsafe fn check_array(
+    array: &ArrowArray,
+    data_type: &DataType,
+    path: &str,
+    depth: usize,
+) -> Result<(), Failure> {
+    let bad = |detail: String| Err(fail(Status::ArrowStructure, format!("{path}: {detail}")));
+    if depth > MAX_DEPTH {
+        return bad(format!("nested deeper than {MAX_DEPTH} levels"));
+    }
+    if array.release.is_none() {
+        return Err(fail(
+            Status::ArrowReleased,
+            format!("{path}: the ArrowArray is released (release is NULL)"),
+        ));
+    }
+    let (offset, length) = offset_length(array, path)?;
+    if array.null_count < -1 {
+        return bad(format!("null_count is {}", array.null_count));
+    }
+    if let DataType::FixedSizeBinary(w) = data_type {
+        let fits = usize::try_from(*w)
+            .ok()
+            .and_then(|w| (offset + length).checked_mul(w))
+            .is_some_and(|n| n <= isize::MAX as usize);
+        if !fits {
+            return bad(format!("{} rows of FixedSizeBinary({w}) do not fit in memory", offset + length));
+        }
+    }
+    let layout = arrow_data::layout(data_type);
+    let want = layout.buffers.len() + usize::from(layout.can_contain_null_mask);
+    let n_buffers = array.n_buffers;
+    let buffers_ok = if layout.variadic {
+        usize::try_from(n_buffers).is_ok_and(|n| n > want)
+    } else {
+        usize::try_from(n_buffers).is_ok_and(|n| n == want)
+    };
+    if !buffers_ok {
+        let want = if layout.variadic {
+            format!("at least {} (the last: the variadic buffer sizes)", want + 1)
+        } else {
+            want.to_string()
+        };
+        return bad(format!("{data_type} has {want} buffers, n_buffers is {n_buffers}"));
+    }
+    if n_buffers > 0 && array.buffers.is_null() {
+        return bad(format!("buffers is NULL with n_buffers {n_buffers}"));
+    }
+    // SAFETY: `buffers` holds `n_buffers` pointers (the caller's contract).
+    let buffer = |i: usize| unsafe { *array.buffers.add(i) };
+    if let Some(width) = offset_width(data_type) {
+        let offsets = buffer(1);
+        if !offsets.is_null() && !(offsets as usize).is_multiple_of(width) {
+            return bad(format!("the offsets buffer of {data_type} is not aligned to {width} bytes"));
+        }
+    }
+    if layout.variadic {
+        let n = n_buffers as usize;
+        let variadic = n - want;
+        let sizes = buffer(n - 1);
+        if sizes.is_null() || !(sizes as usize).is_multiple_of(8) {
+            return bad(format!(
+                "the variadic buffer sizes of {data_type} (buffer {}) are NULL or not aligned to 8 bytes",
+                n - 1
+            ));
+        }
+        // SAFETY: the last buffer of a view array holds one int64 per
+        // variadic buffer (the C Data Interface), aligned (checked).
+        let sizes = unsafe { core::slice::from_raw_parts(sizes.cast::<i64>(), variadic - 1) };
+        if let Some(s) = sizes.iter().find(|&&s| s < 0) {
+            return bad(format!("a variadic buffer size of {data_type} is negative ({s})"));
+        }
+    }
+    let types = child_types(data_type);
+    if usize::try_from(array.n_children) != Ok(types.len()) {
+        return bad(format!(
+            "{data_type} has {} children, n_children is {}",
+            types.len(),
+            array.n_children
+        ));
+    }
+    if !types.is_empty() && array.children.is_null() {
+        return bad("children is NULL".into());
+    }
+    for (i, child_type) in types.into_iter().enumerate() {
+        // SAFETY: `children` holds `n_children` pointers.
+        let child = unsafe { *array.children.add(i) };
+        // SAFETY: a non-NULL child is an array of the same export.
+        let Some(child) = (unsafe { child.as_ref() }) else {
+            return bad(format!("child {i} is NULL"));
+        };
+        // SAFETY: forwarded.
+        unsafe { check_array(child, child_type, &format!("{path}.child {i}"), depth + 1) }?;
+    }
+    // SAFETY: a non-NULL dictionary is an array of the same export.
+    match (data_type, unsafe { array.dictionary.as_ref() }) {
+        (DataType::Dictionary(_, values), Some(dictionary)) => {
+            // SAFETY: forwarded.
+            unsafe { check_array(dictionary, values, &format!("{path}.dictionary"), depth + 1) }
+        }
+        (DataType::Dictionary(_, _), None) => bad("a dictionary type without a dictionary".into()),
+        (_, Some(_)) => bad(format!("a dictionary on {data_type}, which is not a dictionary type")),
+        (_, None) => Ok(()),
+    }
+}
+
+/// The release callback of the borrowed copies: nothing to free (the
+/// caller owns the buffers); marks the copy released, as the spec asks.
+unsafe extern "C" fn release_nothing(array: *mut FFI_ArrowArray) {
+    // SAFETY: arrow-rs calls this with the copy it is dropping.
+    if let Some(array) = unsafe { array.as_mut() } {
+        // SAFETY: `None` is what a released struct holds.
+        unsafe { array.set_release(None) };
+    }
+}
+
+/// Imports a checked array of `data_type` without taking ownership, and
+/// validates its data in full.
+///
+/// Why borrowing is sound: arrow-rs' `from_ffi_and_data_type` takes an
+/// `FFI_ArrowArray` by value and calls its `release` when the last buffer
+/// of the import is dropped. We give it a bitwise copy of the caller's
+/// struct whose `release` is [`release_nothing`]: dropping the copy frees
+/// nothing and the caller's struct is never written (arrow-rs reads the
+/// children and the dictionary through shared references, and only the top
+/// struct it owns is ever released). The imported buffers point into the
+/// caller's memory without owning it, so they must not outlive the call:
+/// every caller of this function drops the returned array (and all arrays
+/// and record batches made from it) before returning to C, on the error
+/// and panic paths as well (they are ordinary locals, dropped on unwind).
+/// The producer keeps the memory alive for the whole call (the C Data
+/// Interface's contract until the caller releases the struct, which it
+/// cannot do during our call).
+///
+/// # Safety
+///
+/// `array` passed [`check_array`] with `data_type`, and its buffers hold
+/// what the C Data Interface promises for its type, `offset` and `length`.
+pub(crate) unsafe fn import(
+    array: &ArrowArray,
+    data_type: &DataType,
+    path: &str,
+) -> Result<ArrayRef, Failure> {
+    if array.length == 0 {
+        // No row to read. (arrow-rs' importer takes an empty string array at
+        // offset 0 to have an empty data buffer, which its own validation
+        // then refuses when the single offset is not 0, as in a slice that
+        // Arrow exports.)
+        return Ok(new_empty_array(data_type));
+    }
+    // SAFETY: `ArrowArray` and `FFI_ArrowArray` are both `#[repr(C)]`
+    // declarations of the spec's `struct ArrowArray`; the copy is a plain
+    // bitwise read of a live, aligned struct, and its `release` is replaced
+    // at once (nothing between can panic), so the producer's callback is
+    // never called through it.
+    let mut copy = unsafe { core::ptr::read((array as *const ArrowArray).cast::<FFI_ArrowArray>()) };
+    // SAFETY: `release_nothing` frees nothing and matches any private data.
+    unsafe { copy.set_release(Some(release_nothing)) };
+    // SAFETY: the structure was checked by `check_array`; the buffer sizes
+    // are the caller's promise (bitbytes.h).
+    let data = unsafe { from_ffi_and_data_type(copy, data_type.clone()) }
+        .map_err(|e| fail(Status::ArrowStructure, format!("{path}: {e}")))?;
+    data.validate_full()
+        .map_err(|e| fail(Status::ArrowData, format!("{path}: {e}")))?;
+    Ok(make_array(data))
+}
+
+/// Checks that a struct array (a batch, statistics) has no null rows: a
+/// NULL validity buffer, a null_count of 0, or a bitmap with every row in
+/// `[offset, offset + length)` set.
+///
+/// # Safety
+///
+/// `array` passed [`check_array`] as a struct; a non-NULL validity buffer
+/// holds `ceil((offset + length) / 8)` bytes.
+pub(crate) unsafe fn check_no_null_rows(array: &ArrowArray, path: &str) -> Result<(), Failure> {
+    let (offset, length) = offset_length(array, path)?;
+    // SAFETY: a struct has one buffer (checked), the validity bitmap.
+    let validity = unsafe { *array.buffers };
+    if array.null_count == 0 || validity.is_null() || length == 0 {
+        return Ok(());
+    }
+    let bytes = (offset + length).div_ceil(8);
+    // SAFETY: the validity bitmap covers `offset + length` bits (the
+    // producer's contract).
+    let bits = unsafe { core::slice::from_raw_parts(validity.cast::<u8>(), bytes) };
+    let valid = bitbytes::count_selected(bits, None, offset, length, false)
+        .map_err(|e| fail(Status::ArrowStructure, format!("{path}: {e}")))?;
+    if valid != length {
+        return Err(fail(
+            Status::ArrowStructure,
+            format!("{path}: the struct has {} null rows; a record batch or statistics struct has none", length - valid),
+        ));
+    }
+    Ok(())
+}

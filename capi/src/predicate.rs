@@ -1,0 +1,894 @@
+//! The predicate API of `bitbytes.h` (feature `predicate`): Paimon JSON in,
+//! record batches and statistics through the Arrow C Data Interface, masks /
+//! row indices / verdicts out.
+//!
+//! A thin layer over bitbytes' `Predicate::from_paimon_json`,
+//! `to_paimon_json`, `test_into` and `test_stats_into`. Each call borrows the
+//! caller's structs (see `import::import`): only the columns the predicate
+//! reads are imported, each validated in full, and every imported array is
+//! dropped before the call returns.
+
+use crate::arrow::{ArrowArray, ArrowSchema};
+use crate::ffi::{guard, input, output, output_ref, set_last_error};
+use crate::import::{
+    check_array, check_no_null_rows, fail, import, offset_length, schema_children, schema_metadata,
+    schema_name, schema_type, Failure,
+};
+use crate::status::Status;
+use arrow_array::cast::AsArray;
+use arrow_array::types::UInt64Type;
+use arrow_array::{make_array, Array, ArrayRef, RecordBatch, RecordBatchOptions, StructArray, UInt64Array};
+use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
+use bitbytes::arrow::{ColumnStats, Predicate, StatsBatch, StatsVerdict};
+use core::ffi::{c_char, c_int};
+use std::boxed::Box;
+use std::ffi::CString;
+use std::format;
+use std::string::{String, ToString};
+use std::sync::Arc;
+use std::vec;
+use std::vec::Vec;
+
+/// A parsed predicate (`bitbytes_predicate` in C): the predicate, the schema
+/// it was parsed against, and the columns it reads. Immutable once made, so
+/// one handle may serve many threads.
+#[derive(Debug)]
+pub struct BitbytesPredicate {
+    predicate: Predicate,
+    schema: Schema,
+    /// The fields the predicate reads, with their parse-time types.
+    columns: Vec<(String, DataType)>,
+    /// `columns` as an all-nullable schema: the batch handed to the
+    /// predicate when the caller's types are exactly the parse-time ones.
+    columns_schema: SchemaRef,
+}
+
+/// Runs a predicate entry point: `guard`'s panic and code handling, then
+/// `what: detail` as this thread's `bitbytes_last_error`.
+fn guard_detailed(what: &str, body: impl FnOnce() -> Result<(), Failure>) -> c_int {
+    let mut detail = None;
+    let code = guard(|| {
+        body().map_err(|f| {
+            detail = Some(f.detail);
+            f.status
+        })
+    });
+    if let Some(detail) = detail {
+        set_last_error(&format!("{what}: {detail}"));
+    }
+    code
+}
+
+/// A required pointer argument as a reference.
+///
+/// # Safety
+///
+/// A non-NULL `ptr` points to a live, aligned `T` that nothing writes during
+/// the call.
+unsafe fn required<'a, T>(ptr: *const T, name: &str) -> Result<&'a T, Failure> {
+    // SAFETY: the caller's contract; `as_ref` maps NULL to `None`.
+    unsafe { ptr.as_ref() }.ok_or_else(|| fail(Status::NullArgument, format!("{name} is NULL")))
+}
+
+/// The fields of a struct schema (a batch's or the statistics').
+///
+/// # Safety
+///
+/// `schema` follows the C Data Interface.
+unsafe fn struct_fields(schema: &ArrowSchema, name: &str) -> Result<Fields, Failure> {
+    // SAFETY: forwarded.
+    match unsafe { schema_type(schema, name) }? {
+        DataType::Struct(fields) => Ok(fields),
+        other => Err(fail(
+            Status::ArrowStructure,
+            format!("{name}: a struct schema (format \"+s\") is needed, got {other}"),
+        )),
+    }
+}
+
+/// `t` without a dictionary around it.
+fn value_type(t: &DataType) -> &DataType {
+    match t {
+        DataType::Dictionary(_, v) => v,
+        t => t,
+    }
+}
+
+/// Parses Paimon predicate JSON against a struct schema; see `bitbytes.h`.
+///
+/// # Safety
+///
+/// `json` (when not NULL) points to `json_len` readable bytes; `schema` (when
+/// not NULL) is a live C Data Interface schema; `out` (when not NULL) is a
+/// writable `bitbytes_predicate *`.
+#[no_mangle]
+pub unsafe extern "C" fn bitbytes_predicate_parse(
+    json: *const c_char,
+    json_len: usize,
+    schema: *const ArrowSchema,
+    out: *mut *mut BitbytesPredicate,
+) -> c_int {
+    guard_detailed("bitbytes_predicate_parse", || {
+        if json.is_null() {
+            return Err(fail(Status::NullArgument, "json is NULL"));
+        }
+        // SAFETY: `json` covers `json_len` readable bytes.
+        let json = unsafe { input(json.cast::<u8>(), json_len, Status::NullArgument) }?;
+        // SAFETY: the caller's contract.
+        let schema = unsafe { required(schema, "schema") }?;
+        // SAFETY: a non-NULL `out` is writable.
+        let out = unsafe { output_ref(out) }
+            .map_err(|s| fail(s, "out (the bitbytes_predicate ** to set) is NULL"))?;
+        // SAFETY: a live schema (the caller's contract).
+        let fields = unsafe { struct_fields(schema, "schema") }?;
+        let json = core::str::from_utf8(json).map_err(|e| {
+            fail(Status::Json, format!("the JSON is not UTF-8: {e}"))
+        })?;
+        let schema = Schema::new(fields);
+        let predicate = Predicate::from_paimon_json(json, &schema)
+            .map_err(|e| fail(Status::Json, e.to_string()))?;
+        let mut columns = Vec::new();
+        for name in predicate.fields() {
+            let field = schema.field_with_name(name).map_err(|e| fail(Status::Json, e.to_string()))?;
+            columns.push((name.to_string(), field.data_type().clone()));
+        }
+        let columns_schema = Arc::new(Schema::new(
+            columns
+                .iter()
+                .map(|(n, t)| Field::new(n, t.clone(), true))
+                .collect::<Vec<_>>(),
+        ));
+        *out = Box::into_raw(Box::new(BitbytesPredicate {
+            predicate,
+            schema,
+            columns,
+            columns_schema,
+        }));
+        Ok(())
+    })
+}
+
+/// Frees a predicate of `bitbytes_predicate_parse`; NULL does nothing.
+///
+/// # Safety
+///
+/// `p` is NULL or a predicate of `bitbytes_predicate_parse` not yet freed,
+/// used by no other call.
+#[no_mangle]
+pub unsafe extern "C" fn bitbytes_predicate_free(p: *mut BitbytesPredicate) {
+    if !p.is_null() {
+        // `guard` keeps a panic of a destructor (none is known) from
+        // unwinding into C.
+        guard(|| {
+            // SAFETY: `p` came from `Box::into_raw` in
+            // `bitbytes_predicate_parse` and is freed once (the caller's
+            // contract).
+            drop(unsafe { Box::from_raw(p) });
+            Ok(())
+        });
+    }
+}
+
+/// The predicate as Paimon Java's JSON; see `bitbytes.h`.
+///
+/// # Safety
+///
+/// `p` is NULL or a live predicate; `out` and `out_len`, when not NULL, are
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn bitbytes_predicate_to_json(
+    p: *const BitbytesPredicate,
+    out: *mut *mut c_char,
+    out_len: *mut usize,
+) -> c_int {
+    guard_detailed("bitbytes_predicate_to_json", || {
+        // SAFETY: the caller's contract.
+        let p = unsafe { required(p, "p") }?;
+        // SAFETY: non-NULL out-parameters are writable.
+        let (out, out_len) = unsafe { (output_ref(out), output_ref(out_len)) };
+        let (Ok(out), Ok(out_len)) = (out, out_len) else {
+            return Err(fail(Status::NullArgument, "out or out_len is NULL"));
+        };
+        let json = p
+            .predicate
+            .to_paimon_json(&p.schema)
+            .map_err(|e| fail(Status::Predicate, e.to_string()))?;
+        let json = CString::new(json)
+            .map_err(|_| fail(Status::Predicate, "the JSON holds a NUL byte"))?;
+        *out_len = json.as_bytes().len();
+        *out = json.into_raw();
+        Ok(())
+    })
+}
+
+/// Frees a string of `bitbytes_predicate_to_json`; NULL does nothing.
+///
+/// # Safety
+///
+/// `s` is NULL or a string of `bitbytes_predicate_to_json` not yet freed.
+#[no_mangle]
+pub unsafe extern "C" fn bitbytes_string_free(s: *mut c_char) {
+    if !s.is_null() {
+        // SAFETY: `s` came from `CString::into_raw` and is freed once.
+        drop(unsafe { CString::from_raw(s) });
+    }
+}
+
+/// Imports the columns `p` reads from a batch, as a record batch of those
+/// columns only, and checks them against `p`'s schema.
+///
+/// The returned batch borrows the caller's buffers: drop it before the
+/// call returns (see `import::import`).
+///
+/// # Safety
+///
+/// `batch` and `schema` are live C Data Interface structs whose buffers hold
+/// what the spec promises.
+unsafe fn import_batch(
+    p: &BitbytesPredicate,
+    batch: &ArrowArray,
+    schema: &ArrowSchema,
+) -> Result<RecordBatch, Failure> {
+    // Checks the whole schema tree (cheap: no metadata is read) and that it
+    // is a struct.
+    // SAFETY: forwarded.
+    let fields = unsafe { struct_fields(schema, "schema") }?;
+    // SAFETY: forwarded; a struct array's own structure (one buffer, one
+    // child per field) is checked here, the children below, one by one.
+    unsafe { check_shallow_struct(batch, fields.len(), "batch") }?;
+    // SAFETY: checked as a struct just above.
+    unsafe { check_no_null_rows(batch, "batch") }?;
+    let (offset, length) = offset_length(batch, "batch")?;
+    let mut columns: Vec<ArrayRef> = Vec::with_capacity(p.columns.len());
+    let mut same_types = true;
+    for (name, want) in &p.columns {
+        // SAFETY: `schema` passed `check_schema` through `struct_fields`.
+        let index = unsafe { schema_children(schema) }
+            .position(|child| {
+                // SAFETY: as above.
+                let child_name = unsafe { schema_name(child) };
+                child_name == name.as_bytes()
+            })
+            .ok_or_else(|| {
+                fail(
+                    Status::SchemaMismatch,
+                    format!("the predicate reads field `{name}`, which the batch's schema does not have"),
+                )
+            })?;
+        let got = fields[index].data_type();
+        if value_type(got) != value_type(want) {
+            return Err(fail(
+                Status::SchemaMismatch,
+                format!("field `{name}` has type {got} in the batch, {want} in the schema the predicate was parsed against"),
+            ));
+        }
+        same_types &= got == want;
+        let path = format!("batch column `{name}`");
+        // SAFETY: `check_shallow_struct` saw `children` holding
+        // `n_children` non-NULL pointers.
+        let child = unsafe { &**batch.children.add(index) };
+        // SAFETY: forwarded.
+        unsafe { check_array(child, got, &path, 1) }?;
+        // SAFETY: checked; buffer sizes are the caller's promise.
+        let column = unsafe { import(child, got, &path) }?;
+        // A struct's offset applies to its children.
+        if column.len() < offset + length {
+            return Err(fail(
+                Status::ArrowData,
+                format!(
+                    "{path} has {} rows, the batch needs offset + length = {}",
+                    column.len(),
+                    offset + length
+                ),
+            ));
+        }
+        columns.push(if offset == 0 && column.len() == length {
+            column
+        } else {
+            column.slice(offset, length)
+        });
+    }
+    let columns_schema = if same_types {
+        p.columns_schema.clone()
+    } else {
+        Arc::new(Schema::new(
+            p.columns
+                .iter()
+                .zip(&columns)
+                .map(|((n, _), c)| Field::new(n, c.data_type().clone(), true))
+                .collect::<Vec<_>>(),
+        ))
+    };
+    let options = RecordBatchOptions::new().with_row_count(Some(length));
+    RecordBatch::try_new_with_options(columns_schema, columns, &options)
+        .map_err(|e| fail(Status::ArrowData, e.to_string()))
+}
+
+/// The structure of a struct array itself: live, one buffer (the validity),
+/// `n` non-NULL children (each checked later against its type).
+///
+/// # Safety
+///
+/// `array` is a live C Data Interface array.
+unsafe fn check_shallow_struct(array: &ArrowArray, n: usize, path: &str) -> Result<(), Failure> {
+    if array.release.is_none() {
+        return Err(fail(
+            Status::ArrowReleased,
+            format!("{path}: the ArrowArray is released (release is NULL)"),
+        ));
+    }
+    offset_length(array, path)?;
+    let bad = |detail: String| Err(fail(Status::ArrowStructure, format!("{path}: {detail}")));
+    if array.n_buffers != 1 || array.buffers.is_null() {
+        return bad(format!(
+            "a struct array has 1 buffer, n_buffers is {} (buffers {:?})",
+            array.n_buffers, array.buffers
+        ));
+    }
+    if usize::try_from(array.n_children) != Ok(n) || (n > 0 && array.children.is_null()) {
+        return bad(format!(
+            "the schema has {n} fields, the array has n_children {} (children {:?})",
+            array.n_children, array.children
+        ));
+    }
+    if !array.dictionary.is_null() {
+        return bad("a struct array has no dictionary".into());
+    }
+    for i in 0..n {
+        // SAFETY: `children` holds `n_children` pointers.
+        if unsafe { *array.children.add(i) }.is_null() {
+            return bad(format!("child {i} is NULL"));
+        }
+    }
+    Ok(())
+}
+
+/// `p` over a batch, into the slice `out(rows)` gives.
+///
+/// # Safety
+///
+/// As `bitbytes_predicate_test`.
+unsafe fn test_into<'o>(
+    p: *const BitbytesPredicate,
+    batch: *const ArrowArray,
+    schema: *const ArrowSchema,
+    out: impl FnOnce(usize) -> Result<&'o mut [u8], Failure>,
+) -> Result<(), Failure> {
+    // SAFETY: the caller's contract.
+    let (p, batch, schema) = unsafe {
+        (
+            required(p, "p")?,
+            required(batch, "batch")?,
+            required(schema, "schema")?,
+        )
+    };
+    // SAFETY: live structs (the caller's contract).
+    let imported = unsafe { import_batch(p, batch, schema) }?;
+    let out = out(imported.num_rows())?;
+    p.predicate
+        .test_into(&imported, out)
+        .map_err(|e| fail(Status::Predicate, e.to_string()))
+}
+
+/// One byte per row of the batch; see `bitbytes.h`.
+///
+/// # Safety
+///
+/// `p` is NULL or a live predicate; `batch` and `schema` are NULL or live
+/// C Data Interface structs whose buffers hold what the spec promises
+/// (bitbytes.h, "What the caller promises"); `out` (when not NULL) points to
+/// `out_len` writable bytes overlapping no input.
+#[no_mangle]
+pub unsafe extern "C" fn bitbytes_predicate_test(
+    p: *const BitbytesPredicate,
+    batch: *const ArrowArray,
+    schema: *const ArrowSchema,
+    out: *mut u8,
+    out_len: usize,
+) -> c_int {
+    guard_detailed("bitbytes_predicate_test", || {
+        // SAFETY: `out` covers `out_len` writable bytes.
+        let out = unsafe { output(out, out_len, Status::NullOutput) }?;
+        // SAFETY: forwarded.
+        unsafe {
+            test_into(p, batch, schema, move |rows| {
+                check_out_len(rows, out.len())?;
+                Ok(&mut out[..rows])
+            })
+        }
+    })
+}
+
+/// `OutputTooShort` unless `have >= need`.
+fn check_out_len(need: usize, have: usize) -> Result<(), Failure> {
+    if have < need {
+        return Err(fail(
+            Status::OutputTooShort,
+            format!("out_len is {have}, the call writes {need}"),
+        ));
+    }
+    Ok(())
+}
+
+/// The selected rows as ascending indices; see `bitbytes.h`.
+///
+/// # Safety
+///
+/// As `bitbytes_predicate_test`, with `out` pointing to `out_len` writable
+/// `uint32_t` and `count` (when not NULL) a writable `size_t`.
+#[no_mangle]
+pub unsafe extern "C" fn bitbytes_predicate_test_indices(
+    p: *const BitbytesPredicate,
+    batch: *const ArrowArray,
+    schema: *const ArrowSchema,
+    out: *mut u32,
+    out_len: usize,
+    count: *mut usize,
+) -> c_int {
+    guard_detailed("bitbytes_predicate_test_indices", || {
+        // SAFETY: `out` covers `out_len` writable, aligned u32.
+        let out = unsafe { output(out, out_len, Status::NullOutput) }?;
+        // SAFETY: a non-NULL `count` is writable.
+        let count = unsafe { output_ref(count) }.map_err(|s| fail(s, "count is NULL"))?;
+        let mut mask = Vec::new();
+        let scratch = &mut mask;
+        // SAFETY: forwarded.
+        unsafe {
+            test_into(p, batch, schema, move |rows| {
+                *scratch = vec![0u8; rows];
+                Ok(&mut scratch[..])
+            })
+        }?;
+        let n = bitbytes::mask_to_indices(&mask, 0, out).map_err(|e| {
+            let status = Status::from(e.clone());
+            fail(status, e.to_string())
+        })?;
+        *count = n;
+        Ok(())
+    })
+}
+
+/// The verdict per container of a statistics struct; see `bitbytes.h`.
+///
+/// # Safety
+///
+/// As `bitbytes_predicate_test`, with `stats` / `stats_schema` for the batch.
+#[no_mangle]
+pub unsafe extern "C" fn bitbytes_predicate_test_stats(
+    p: *const BitbytesPredicate,
+    stats: *const ArrowArray,
+    stats_schema: *const ArrowSchema,
+    out: *mut u8,
+    out_len: usize,
+) -> c_int {
+    guard_detailed("bitbytes_predicate_test_stats", || {
+        // SAFETY: the caller's contract.
+        let (p, stats, schema) = unsafe {
+            (
+                required(p, "p")?,
+                required(stats, "stats")?,
+                required(stats_schema, "stats_schema")?,
+            )
+        };
+        // SAFETY: `out` covers `out_len` writable bytes.
+        let out = unsafe { output(out, out_len, Status::NullOutput) }?;
+        // SAFETY: live structs (the caller's contract).
+        let batch = unsafe { import_stats(p, stats, schema) }?;
+        check_out_len(batch.len(), out.len())?;
+        let mut verdicts = vec![StatsVerdict::MayMatch; batch.len()];
+        p.predicate
+            .test_stats_into(&batch, &mut verdicts)
+            .map_err(|e| fail(Status::Predicate, e.to_string()))?;
+        for (o, v) in out.iter_mut().zip(&verdicts) {
+            *o = *v as u8;
+        }
+        Ok(())
+    })
+}
+
+/// Reads the statistics struct of `bitbytes.h` into a [`StatsBatch`].
+///
+/// # Safety
+///
+/// As `bitbytes_predicate_test_stats`.
+unsafe fn import_stats(
+    p: &BitbytesPredicate,
+    stats: &ArrowArray,
+    schema: &ArrowSchema,
+) -> Result<StatsBatch, Failure> {
+    let layout = |detail: String| fail(Status::StatsLayout, detail);
+    // SAFETY: forwarded.
+    let fields = unsafe { struct_fields(schema, "stats_schema") }?;
+    let data_type = DataType::Struct(fields.clone());
+    // SAFETY: forwarded.
+    unsafe { check_array(stats, &data_type, "stats", 0) }?;
+    // SAFETY: checked as a struct.
+    unsafe { check_no_null_rows(stats, "stats") }?;
+    // SAFETY: checked; buffer sizes are the caller's promise.
+    let array = unsafe { import(stats, &data_type, "stats") }?;
+    let array: &StructArray = array.as_struct();
+    let row_count = array.column_by_name("row_count").ok_or_else(|| {
+        layout("no child \"row_count\" (uint64, the containers' row counts)".into())
+    })?;
+    let row_counts = uint64(row_count, "row_count")?;
+    let mut batch = StatsBatch::new(row_counts);
+    // SAFETY: `schema` passed `check_schema` through `struct_fields`.
+    let children: Vec<&ArrowSchema> = unsafe { schema_children(schema) }.collect();
+    let mut seen: Vec<&str> = Vec::new();
+    for (i, field) in fields.iter().enumerate() {
+        let name = field.name().as_str();
+        if seen.contains(&name) {
+            return Err(layout(format!("child `{name}` appears twice")));
+        }
+        seen.push(name);
+        if name == "row_count" {
+            continue;
+        }
+        let Ok(column_field) = p.schema.field_with_name(name) else {
+            return Err(layout(format!(
+                "child `{name}` is neither \"row_count\" nor a field of the predicate's schema"
+            )));
+        };
+        let DataType::Struct(parts) = field.data_type() else {
+            return Err(layout(format!(
+                "child `{name}` is a {}, not a struct of min, max, null_count, nan_count",
+                field.data_type()
+            )));
+        };
+        for part in parts {
+            if !["min", "max", "null_count", "nan_count"].contains(&part.name().as_str()) {
+                return Err(layout(format!(
+                    "`{name}` has a child `{}`; only min, max, null_count and nan_count are known",
+                    part.name()
+                )));
+            }
+        }
+        // SAFETY: `schema` passed `check_schema`.
+        let metadata = unsafe { schema_metadata(children[i], &format!("stats_schema.{name}")) }?;
+        let flag = |key: &str| match metadata.get(key).map(String::as_str) {
+            None | Some("false") => Ok(false),
+            Some("true") => Ok(true),
+            Some(other) => Err(layout(format!(
+                "`{name}` has metadata {key} = \"{other}\"; \"true\" or \"false\" is needed"
+            ))),
+        };
+        let entry = array.column(i).as_struct();
+        let part = |part: &str| -> Result<Option<ArrayRef>, Failure> {
+            entry
+                .column_by_name(part)
+                .map(|c| with_parent_nulls(c, entry))
+                .transpose()
+                .map_err(|e| layout(format!("`{name}`.{part}: {e}")))
+        };
+        let missing = |part: &str| layout(format!("`{name}` has no child \"{part}\""));
+        let min = part("min")?.ok_or_else(|| missing("min"))?;
+        let max = part("max")?.ok_or_else(|| missing("max"))?;
+        let mut column = ColumnStats::new(min, max);
+        if let Some(counts) = part("null_count")? {
+            column = column.with_null_counts(uint64(&counts, &format!("{name}.null_count"))?);
+        }
+        if let Some(counts) = part("nan_count")? {
+            column = column.with_nan_counts(uint64(&counts, &format!("{name}.nan_count"))?);
+        }
+        if flag("truncated")? {
+            column = column.truncated();
+        }
+        if flag("nan_excluded")? {
+            column = column.nan_excluded();
+        }
+        batch = batch
+            .with_field(column_field, column)
+            .map_err(|e| layout(e.to_string()))?;
+    }
+    Ok(batch)
+}
+
+/// A uint64 child of the statistics.
+fn uint64(array: &ArrayRef, name: &str) -> Result<UInt64Array, Failure> {
+    if array.data_type() != &DataType::UInt64 {
+        return Err(fail(
+            Status::StatsLayout,
+            format!("`{name}` is {}, uint64 (format \"L\") is needed", array.data_type()),
+        ));
+    }
+    Ok(array.as_primitive::<UInt64Type>().clone())
+}
+
+/// `child` with the null entries of its parent struct as nulls too (a null
+/// entry of a field's statistics struct: everything unknown).
+fn with_parent_nulls(child: &ArrayRef, parent: &StructArray) -> Result<ArrayRef, ArrowError> {
+    let Some(parent) = parent.nulls().filter(|n| n.null_count() > 0) else {
+        return Ok(child.clone());
+    };
+    let valid = match child.nulls() {
+        Some(own) => parent.inner() & own.inner(),
+        None => parent.inner().clone(),
+    };
+    let data = child.to_data().into_builder().nulls(Some(valid.into())).build()?;
+    Ok(make_array(data))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::ffi::{to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
+    use arrow_array::{DictionaryArray, Int32Array, Int64Array, StringArray};
+    use arrow_array::types::Int32Type;
+    use crate::ffi::bitbytes_last_error;
+    use core::ffi::CStr;
+    use core::ptr::{null, null_mut};
+
+    fn leaf(index: usize, name: &str, ty: &str, function: &str, literals: &str) -> String {
+        format!(
+            r#"{{"kind":"LEAF","transform":{{"name":"FIELD_REF","fieldRef":{{"index":{index},"name":"{name}","type":"{ty}"}}}},"function":"{function}","literals":[{literals}]}}"#
+        )
+    }
+
+    fn and(a: &str, b: &str) -> String {
+        format!(r#"{{"kind":"COMPOUND","function":"AND","children":[{a},{b}]}}"#)
+    }
+
+    fn or(a: &str, b: &str) -> String {
+        format!(r#"{{"kind":"COMPOUND","function":"OR","children":[{a},{b}]}}"#)
+    }
+
+    /// Three columns: x INT (nulls), s STRING, d a dictionary of STRING, and
+    /// an unread column of a type the predicate never imports.
+    fn batch() -> RecordBatch {
+        let n = 40;
+        let x: Int32Array = (0..n).map(|i| (i % 7 != 3).then_some(i * 3 % 17)).collect();
+        let y: Int64Array = (0..n).map(|i| Some(i as i64)).collect();
+        let s: StringArray = (0..n)
+            .map(|i| (i % 5 != 1).then(|| format!("{}{}", ["ab", "b", "abc", "z"][i as usize % 4], i)))
+            .collect();
+        let d: DictionaryArray<Int32Type> = (0..n)
+            .map(|i| (i % 6 != 0).then_some(["red", "green", "blue"][i as usize % 3]))
+            .collect();
+        RecordBatch::try_from_iter([
+            ("x", Arc::new(x) as ArrayRef),
+            ("y", Arc::new(y) as ArrayRef),
+            ("s", Arc::new(s) as ArrayRef),
+            ("d", Arc::new(d) as ArrayRef),
+        ])
+        .unwrap()
+    }
+
+    fn export(batch: &RecordBatch) -> (FFI_ArrowArray, FFI_ArrowSchema) {
+        to_ffi(&StructArray::from(batch.clone()).to_data()).unwrap()
+    }
+
+    fn c_array(a: &FFI_ArrowArray) -> *const ArrowArray {
+        (a as *const FFI_ArrowArray).cast()
+    }
+
+    fn c_schema(s: &FFI_ArrowSchema) -> *const ArrowSchema {
+        (s as *const FFI_ArrowSchema).cast()
+    }
+
+    fn parse(json: &str, schema: &FFI_ArrowSchema) -> Result<*mut BitbytesPredicate, (c_int, String)> {
+        let mut p = null_mut();
+        // SAFETY: live buffers and structs.
+        let rc = unsafe { bitbytes_predicate_parse(json.as_ptr().cast(), json.len(), c_schema(schema), &mut p) };
+        if rc == 0 {
+            Ok(p)
+        } else {
+            Err((rc, last_error()))
+        }
+    }
+
+    fn last_error() -> String {
+        // SAFETY: a NUL-terminated thread-local string.
+        unsafe { CStr::from_ptr(bitbytes_last_error()) }.to_string_lossy().into_owned()
+    }
+
+    fn predicates() -> Vec<String> {
+        let x_gt = leaf(0, "x", "INT", "GREATER_THAN", "5");
+        let s_sw = leaf(2, "s", "STRING", "STARTS_WITH", r#""ab""#);
+        let d_in = leaf(3, "d", "STRING", "IN", r#""red","blue""#);
+        vec![
+            x_gt.clone(),
+            leaf(0, "x", "INT", "IS_NULL", ""),
+            s_sw.clone(),
+            d_in.clone(),
+            leaf(3, "d", "STRING", "NOT_EQUAL", r#""green""#),
+            and(&x_gt, &s_sw),
+            or(&d_in, &and(&x_gt, &leaf(2, "s", "STRING", "LIKE", r#""%1%""#))),
+        ]
+    }
+
+    /// Every call against bitbytes' own evaluation of the same batch, whole
+    /// and sliced (offsets in the struct), and the caller's structs still
+    /// owned afterwards.
+    #[test]
+    fn test_and_indices_agree_with_rust() {
+        let whole = batch();
+        for (offset, len) in [(0, 40), (3, 30), (11, 0), (39, 1)] {
+            let b = whole.slice(offset, len);
+            let (array, schema) = export(&b);
+            for json in predicates() {
+                let p = parse(&json, &schema).unwrap();
+                let want = Predicate::from_paimon_json(&json, &b.schema()).unwrap().test(&b).unwrap();
+                let mut got = vec![7u8; len + 2];
+                // SAFETY: live structs, `got` holds len + 2 bytes.
+                let rc = unsafe { bitbytes_predicate_test(p, c_array(&array), c_schema(&schema), got.as_mut_ptr(), got.len()) };
+                assert_eq!(rc, 0, "{json}: {}", last_error());
+                assert_eq!(&got[..len], &want[..], "{json} at {offset}+{len}");
+                assert_eq!(&got[len..], [7, 7]);
+                let want_idx: Vec<u32> = (0..len as u32).filter(|&i| want[i as usize] == 1).collect();
+                let mut idx = vec![u32::MAX; want_idx.len()];
+                let mut count = 99;
+                // SAFETY: as above, with exactly `count` slots.
+                let rc = unsafe {
+                    bitbytes_predicate_test_indices(p, c_array(&array), c_schema(&schema), idx.as_mut_ptr(), idx.len(), &mut count)
+                };
+                assert_eq!(rc, 0, "{json}: {}", last_error());
+                assert_eq!((count, &idx), (want_idx.len(), &want_idx));
+                // SAFETY: a predicate of parse, freed once.
+                unsafe { bitbytes_predicate_free(p) };
+            }
+            assert!(!array.is_released() && schema.release().is_some());
+        }
+    }
+
+    #[test]
+    fn to_json_round_trips() {
+        let (_, schema) = export(&batch());
+        for json in predicates() {
+            let p = parse(&json, &schema).unwrap();
+            let (mut s, mut n) = (null_mut(), 0usize);
+            // SAFETY: a live predicate and out-parameters.
+            assert_eq!(unsafe { bitbytes_predicate_to_json(p, &mut s, &mut n) }, 0);
+            // SAFETY: a NUL-terminated string of n bytes.
+            let text = unsafe { CStr::from_ptr(s) }.to_str().unwrap().to_string();
+            assert_eq!((text.as_str(), n), (json.as_str(), json.len()));
+            // SAFETY: freed once each.
+            unsafe {
+                bitbytes_string_free(s);
+                bitbytes_predicate_free(p);
+            }
+        }
+        // SAFETY: NULL is allowed.
+        unsafe {
+            bitbytes_predicate_free(null_mut());
+            bitbytes_string_free(null_mut());
+        }
+    }
+
+    #[test]
+    fn stats_agree_with_rust() {
+        let mins: ArrayRef = Arc::new(Int32Array::from(vec![Some(0), Some(10), None, Some(20)]));
+        let maxs: ArrayRef = Arc::new(Int32Array::from(vec![Some(9), Some(19), None, Some(29)]));
+        let nulls = UInt64Array::from(vec![Some(0), Some(2), Some(0), None]);
+        let x_fields = Fields::from(vec![
+            Field::new("min", DataType::Int32, true),
+            Field::new("max", DataType::Int32, true),
+            Field::new("null_count", DataType::UInt64, true),
+        ]);
+        let x = StructArray::new(x_fields.clone(), vec![mins.clone(), maxs.clone(), Arc::new(nulls.clone())], None);
+        let rows = UInt64Array::from(vec![10, 10, 10, 10]);
+        let stats = StructArray::new(
+            Fields::from(vec![
+                Field::new("row_count", DataType::UInt64, false),
+                Field::new("x", DataType::Struct(x_fields), true),
+            ]),
+            vec![Arc::new(rows.clone()), Arc::new(x)],
+            None,
+        );
+        let (array, schema) = to_ffi(&stats.to_data()).unwrap();
+        let (_, batch_schema) = export(&batch());
+        let rust = StatsBatch::new(rows)
+            .with_column("x", ColumnStats::new(mins, maxs).with_null_counts(nulls))
+            .unwrap();
+        for json in [
+            leaf(0, "x", "INT", "GREATER_THAN", "12"),
+            leaf(0, "x", "INT", "LESS_THAN", "30"),
+            leaf(0, "x", "INT", "IS_NULL", ""),
+            and(&leaf(0, "x", "INT", "GREATER_THAN", "5"), &leaf(2, "s", "STRING", "EQUAL", r#""q""#)),
+        ] {
+            let p = parse(&json, &batch_schema).unwrap();
+            let want: Vec<u8> = Predicate::from_paimon_json(&json, &batch().schema())
+                .unwrap()
+                .test_stats(&rust)
+                .unwrap()
+                .iter()
+                .map(|v| *v as u8)
+                .collect();
+            let mut got = [9u8; 5];
+            // SAFETY: live structs and a 5-byte output.
+            let rc = unsafe { bitbytes_predicate_test_stats(p, c_array(&array), c_schema(&schema), got.as_mut_ptr(), 5) };
+            assert_eq!(rc, 0, "{}", last_error());
+            assert_eq!(&got[..4], &want[..], "{json}");
+            assert_eq!(got[4], 9);
+            // SAFETY: freed once.
+            unsafe { bitbytes_predicate_free(p) };
+        }
+        assert!(!array.is_released());
+    }
+
+    /// Structs arrow-rs' importer would panic on or read out of bounds with
+    /// are refused with a code, and nothing is written.
+    #[test]
+    fn broken_structs_are_errors() {
+        let b = batch();
+        let (array, schema) = export(&b);
+        let p = parse(&leaf(2, "s", "STRING", "STARTS_WITH", r#""ab""#), &schema).unwrap();
+        let run = |a: &ArrowArray, s: *const ArrowSchema| {
+            let mut out = [7u8; 40];
+            // SAFETY: live structs (possibly inconsistent: that is the test).
+            let rc = unsafe { bitbytes_predicate_test(p, a, s, out.as_mut_ptr(), 40) };
+            assert_eq!(out, [7; 40], "written on error {rc}");
+            (rc, last_error())
+        };
+        // SAFETY: the exported struct as the C layout (same repr(C) struct).
+        let base = unsafe { &*c_array(&array) };
+        let shallow = |a: &ArrowArray| ArrowArray { ..*a };
+        let column = |i: usize| {
+            // SAFETY: the export has 4 children.
+            unsafe { &**base.children.add(i) }
+        };
+        // The string column with n_buffers 2, a NULL child, a misaligned
+        // offsets buffer, decreasing offsets.
+        let mut s_col = shallow(column(2));
+        s_col.n_buffers = 2;
+        let mut kids: Vec<*mut ArrowArray> = (0..4).map(|i| column(i) as *const _ as *mut _).collect();
+        kids[2] = &mut s_col;
+        let mut top = shallow(base);
+        top.children = kids.as_mut_ptr();
+        let (rc, msg) = run(&top, c_schema(&schema));
+        assert_eq!(rc, Status::ArrowStructure.code(), "{msg}");
+        assert!(msg.contains("`s`") && msg.contains("n_buffers is 2"), "{msg}");
+
+        kids[2] = null_mut();
+        let (rc, msg) = run(&top, c_schema(&schema));
+        assert_eq!(rc, Status::ArrowStructure.code());
+        assert!(msg.contains("child 2 is NULL"), "{msg}");
+
+        let offsets: Vec<i32> = (0..=41).map(|i| if i == 20 { 1000 } else { i }).collect();
+        let data = [b'a'; 64];
+        let mut bufs: [*const core::ffi::c_void; 3] = [null(), offsets.as_ptr().cast(), data.as_ptr().cast()];
+        let mut bad_offsets = shallow(column(2));
+        bad_offsets.buffers = bufs.as_mut_ptr();
+        bad_offsets.null_count = 0;
+        kids[2] = &mut bad_offsets;
+        let (rc, msg) = run(&top, c_schema(&schema));
+        assert_eq!(rc, Status::ArrowData.code(), "{msg}");
+        assert!(msg.contains("offset"), "{msg}");
+
+        let misaligned = [0u8; 200];
+        // SAFETY: `buffers` points to `bufs`, alive.
+        unsafe { *bad_offsets.buffers.add(1) = misaligned[1..].as_ptr().cast() };
+        let (rc, msg) = run(&top, c_schema(&schema));
+        assert_eq!(rc, Status::ArrowStructure.code(), "{msg}");
+        assert!(msg.contains("not aligned"), "{msg}");
+
+        let mut released = shallow(base);
+        released.release = None;
+        assert_eq!(run(&released, c_schema(&schema)).0, Status::ArrowReleased.code());
+        let mut negative = shallow(base);
+        negative.offset = -1;
+        assert_eq!(run(&negative, c_schema(&schema)).0, Status::ArrowOffsetLength.code());
+        // The caller's struct is untouched, still owned, still usable.
+        assert!(!array.is_released());
+        let (rc, msg) = run(base, null());
+        assert_eq!(rc, Status::NullArgument.code());
+        assert!(msg.contains("schema is NULL"), "{msg}");
+        // SAFETY: freed once.
+        unsafe { bitbytes_predicate_free(p) };
+    }
+
+    #[test]
+    fn parse_errors_name_the_problem() {
+        let (_, schema) = export(&batch());
+        let (rc, msg) = parse("{\"kind\":", &schema).unwrap_err();
+        assert_eq!(rc, Status::Json.code());
+        assert!(msg.contains("malformed JSON"), "{msg}");
+        let (rc, msg) = parse(&leaf(0, "nope", "INT", "IS_NULL", ""), &schema).unwrap_err();
+        assert_eq!(rc, Status::Json.code());
+        assert!(msg.contains("nope"), "{msg}");
+        let (int_array, int_schema) = to_ffi(&Int32Array::from(vec![1]).to_data()).unwrap();
+        drop(int_array);
+        let (rc, msg) = parse(&leaf(0, "x", "INT", "IS_NULL", ""), &int_schema).unwrap_err();
+        assert_eq!(rc, Status::ArrowStructure.code());
+        assert!(msg.contains("struct schema"), "{msg}");
+    }
+}
