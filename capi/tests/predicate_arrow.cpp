@@ -842,7 +842,7 @@ void RunAll() {
     Exported e(*small);
     Mask out(16, kSentinel);
     int rc = bitbytes_predicate_test(pred.p, &e.array, &e.schema, out.data(), 9);
-    CHECK(rc == BITBYTES_ERR_OUTPUT_TOO_SHORT && std::strstr(bitbytes_last_error(), "short") != nullptr,
+    CHECK(rc == BITBYTES_ERR_OUTPUT_TOO_SHORT && std::strstr(bitbytes_last_error(), "out_len") != nullptr,
           "9 bytes for 10 rows: rc %d", rc);
     rc = bitbytes_predicate_test(nullptr, &e.array, &e.schema, out.data(), 10);
     CHECK(rc == BITBYTES_ERR_NULL_ARGUMENT, "NULL predicate: rc %d", rc);

@@ -357,7 +357,7 @@ lib.bitbytes_predicate_test.restype = ctypes.c_int
 lib.bitbytes_predicate_test_stats.argtypes = lib.bitbytes_predicate_test.argtypes
 lib.bitbytes_predicate_test_stats.restype = ctypes.c_int
 lib.bitbytes_predicate_test_indices.argtypes = lib.bitbytes_predicate_test.argtypes + [
-    ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)
+    ctypes.POINTER(ctypes.c_size_t)
 ]
 lib.bitbytes_predicate_test_indices.restype = ctypes.c_int
 lib.bitbytes_last_error.argtypes = []
