@@ -244,9 +244,9 @@ std::shared_ptr<arrow::Scalar> ToScalar(const Lit &l, const std::shared_ptr<arro
 // Paimon's mask from a kernel's boolean result: selected when the row is not
 // null and the kernel says true (a null kernel result is not selected).
 Mask Selected(const arrow::Datum &result, const arrow::Array &column) {
-  const auto &b = static_cast<const arrow::BooleanArray &>(*result.make_array());
-  Mask m(b.length());
-  for (std::int64_t r = 0; r < b.length(); ++r) m[r] = column.IsValid(r) && b.IsValid(r) && b.Value(r);
+  const auto b = std::static_pointer_cast<arrow::BooleanArray>(result.make_array());
+  Mask m(b->length());
+  for (std::int64_t r = 0; r < b->length(); ++r) m[r] = column.IsValid(r) && b->IsValid(r) && b->Value(r);
   return m;
 }
 
