@@ -2,7 +2,8 @@
 # CI for the C ABI (capi/), called by .ci/run; runs alone as well:
 #     bash capi/ci.sh
 # Lints and tests the Rust side, builds libbitbytes_capi.{a,so}, then from
-# outside Rust: the C test (C11, -Werror) on the static library, the header as
+# outside Rust: the C tests (C11, -Werror; the core, and the predicate API on
+# hand-built Arrow structs; under valgrind when it is installed) on the static library, the header as
 # C++17 (-Werror) and next to Arrow's own arrow/c/abi.h, the C examples of
 # README.md and docs/c-abi.md, the no_std build linked with libc only, pyarrow
 # through the C Data Interface on the shared library, and one short run of the
@@ -50,10 +51,19 @@ read -r -a native <<<"$native_libs"
 step "C test: C11 -Werror, static library"
 "$CC" "${CFLAGS_STRICT[@]}" -O1 -g -I capi/include capi/tests/test_capi.c "$lib_a" "${native[@]}" -o "$out/test_capi"
 "$out/test_capi"
+
+step "C test of the predicate API: hand-built record batches and statistics, every error"
+"$CC" "${CFLAGS_STRICT[@]}" -O1 -g -I capi/include capi/tests/test_predicate.c "$lib_a" "${native[@]}" -o "$out/test_predicate"
+"$out/test_predicate"
 if command -v valgrind >/dev/null 2>&1; then
-  # Catches a read past the exact-size buffers the test allocates.
-  valgrind -q --error-exitcode=1 "$out/test_capi" >/dev/null
-  echo "valgrind: no invalid read or write"
+  # Catches a read past the exact-size buffers the tests allocate, and a
+  # leak (a predicate, a string, an imported array not freed).
+  for t in test_capi test_predicate; do
+    valgrind -q --error-exitcode=1 --leak-check=full "$out/$t" >/dev/null
+  done
+  echo "valgrind: no invalid read or write, no leak"
+else
+  echo "valgrind not installed: the C tests ran without it"
 fi
 
 step "header as C++17 -Werror"

@@ -363,6 +363,11 @@ int bitbytes_unpack_arrow(const struct ArrowArray *array,
  * Errors: a negative BITBYTES_ERR_* code; nothing is written to any output
  * (out, *out, *count); bitbytes_last_error() then returns a message for this
  * thread that names the problem (the argument, field, buffer or JSON path).
+ * Two exceptions, both after every check passed: BITBYTES_ERR_PANIC (a bug),
+ * and BITBYTES_ERR_PREDICATE from bitbytes_predicate_test, where the mask
+ * may be partly written (evaluation stopped at a value Paimon Java fails on
+ * too, e.g. a CAST of 'abc' to INT); the indices and stats calls write
+ * nothing then either.
  *
  * Example (a batch of two columns, exported e.g. by Arrow C++'s
  * arrow::ExportRecordBatch):

@@ -730,6 +730,13 @@ mod tests {
         }
     }
 
+    /// One handle may serve many threads (bitbytes.h says so).
+    #[test]
+    fn the_handle_is_send_and_sync() {
+        fn shared<T: Send + Sync>() {}
+        shared::<BitbytesPredicate>();
+    }
+
     #[test]
     fn to_json_round_trips() {
         let (_, schema) = export(&batch());

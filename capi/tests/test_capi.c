@@ -270,6 +270,12 @@ static void test_messages(void) {
       {BITBYTES_ERR_ARROW_LAYOUT, "n_buffers is not 2"},
       {BITBYTES_ERR_ARROW_NULL_BUFFER, "buffer is NULL"},
       {BITBYTES_ERR_ARROW_OFFSET_LENGTH, "offset or length is negative"},
+      {BITBYTES_ERR_ARROW_STRUCTURE, "structure its type needs"},
+      {BITBYTES_ERR_ARROW_DATA, "inconsistent Arrow data"},
+      {BITBYTES_ERR_STATS_LAYOUT, "statistics struct"},
+      {BITBYTES_ERR_JSON, "predicate JSON"},
+      {BITBYTES_ERR_SCHEMA_MISMATCH, "does not match the predicate"},
+      {BITBYTES_ERR_PREDICATE, "could not be evaluated"},
       {BITBYTES_ERR_PANIC, "panic"},
   };
   size_t n = sizeof table / sizeof table[0];
