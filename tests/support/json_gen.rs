@@ -156,7 +156,9 @@ fn is_list(t: &DataType) -> bool {
     )
 }
 
-/// A value of the domain of `t` for each pick (`None`: null).
+/// A value of the domain of `t` for each pick (`None`: null). The float
+/// edge values are written as Java prints them (more digits than needed).
+#[allow(clippy::excessive_precision)]
 pub fn values(t: &DataType, picks: &[Option<u8>]) -> ArrayRef {
     fn pick<T: Copy>(domain: &[T], picks: &[Option<u8>]) -> Vec<Option<T>> {
         picks
@@ -291,7 +293,7 @@ pub fn values(t: &DataType, picks: &[Option<u8>]) -> ArrayRef {
 /// A pick: null one time in eight (never for a non-nullable column).
 fn pick_or_null(g: &mut Bytes<'_>, nullable: bool) -> Option<u8> {
     let b = g.next();
-    (!nullable || b % 8 != 0).then_some(b / 8)
+    (!nullable || !b.is_multiple_of(8)).then_some(b / 8)
 }
 
 /// A list column of `rows` rows: each null or of 0..=3 elements (exactly
