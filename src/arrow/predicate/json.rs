@@ -832,6 +832,10 @@ fn read_literals(
     data_type: &DataType,
     path: &str,
 ) -> Result<ArrayRef, ArrowError> {
+    if values.is_empty() {
+        // IS_NULL, TRUE and the like over a column of any type, a list too.
+        return Ok(arrow_array::new_empty_array(data_type));
+    }
     let name = type_name(data_type);
     let name = name.as_str();
     macro_rules! ints {
