@@ -241,7 +241,8 @@ fn literal_count(function: Function) -> std::ops::Range<usize> {
     match function {
         Function::Compare(_) => 1..2,
         Function::Between | Function::NotBetween => 2..3,
-        Function::In | Function::NotIn => 0..5,
+        // Up to 16: from 8 distinct literals on, IN searches a rank table.
+        Function::In | Function::NotIn => 0..16,
         _ => 0..1,
     }
 }

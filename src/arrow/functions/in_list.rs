@@ -21,6 +21,7 @@ use super::boolean::unpack_bits;
 use super::compare::{compare_bits, CompareOp};
 use super::literals::{check, invalid, value_type};
 use super::logical::per_value;
+use super::order::Ordinal;
 use super::stats::{Fuse, OrderRule, RuleBits, StatsColumn};
 use super::{set, LeafFunction};
 use arrow_array::Array;
@@ -232,29 +233,100 @@ fn or_of_eq(column: &dyn Array, literals: &dyn Array) -> Result<BooleanBuffer, A
 /// non-null literal lies in `[min, max]`, and every row does when min = max
 /// = a literal (exact bounds); NOT IN is NoMatch only when min = max = a
 /// literal (exact bounds), and AllMatch when no literal lies in `[min, max]`.
-/// The literals are sorted once; each container is one binary search.
+/// The literals are sorted once; each container finds the first literal at
+/// least its min: by a [`RankTable`] where the keys map onto `u64` and the
+/// list is long enough to pay for one, else by a binary search.
 pub(crate) struct InStats {
     pub(crate) negate: bool,
     pub(crate) exact: bool,
 }
 
+/// From this many distinct literals on, a [`RankTable`] replaces the binary
+/// search (below it the search is at most three steps).
+const RANK_TABLE_FROM: usize = 8;
+
 impl OrderRule for InStats {
-    fn run<K: Ord + Copy, F: Fuse<K>>(&self, literals: &[Option<K>], fuse: F) -> RuleBits {
+    fn run<K: Ordinal, F: Fuse<K>>(&self, literals: &[Option<K>], fuse: F) -> RuleBits {
         let mut keys: Vec<K> = literals.iter().flatten().copied().collect();
         keys.sort_unstable();
         keys.dedup();
         let (negate, exact) = (self.negate, self.exact);
-        fuse.fuse_sparse(|min, max| {
-            let i = keys.partition_point(|k| *k < min);
-            let hit = keys.get(i).is_some_and(|k| *k <= max);
+        // `first`: the first literal at least `min`, if any.
+        let verdict = move |min: K, max: K, first: Option<K>| {
+            let hit = first.is_some_and(|k| k <= max);
             // Every value is this literal.
-            let single = exact && hit && min == max && keys[i] == min;
+            let single = exact && hit && min == max && first == Some(min);
             if negate {
                 (!single, !hit)
             } else {
                 (hit, single)
             }
-        })
+        };
+        let ordinals: Option<Vec<u64>> = keys.iter().map(|k| k.ordinal()).collect();
+        match ordinals {
+            Some(ordinals) if ordinals.len() >= RANK_TABLE_FROM => {
+                let table = RankTable::new(ordinals);
+                fuse.fuse_sparse(|min, max| {
+                    // `ordinal()` is `Some` for every key of this type.
+                    let first = table.rank(min.ordinal().unwrap_or(0));
+                    verdict(min, max, keys.get(first).copied())
+                })
+            }
+            _ => fuse.fuse_sparse(|min, max| {
+                let first = keys.get(keys.partition_point(|k| *k < min)).copied();
+                verdict(min, max, first)
+            }),
+        }
+    }
+}
+
+/// Sorted distinct `u64` keys and, per bucket of the high bits of `x -
+/// keys[0]`, the number of keys below the bucket: the rank of `x` (keys
+/// below it) is one table load and a search among the few keys of its
+/// bucket, not a binary search over all of them.
+struct RankTable {
+    keys: Vec<u64>,
+    /// `starts[b]`: the number of keys `k` with `(k - keys[0]) >> shift < b`;
+    /// one entry per bucket and a last one, `keys.len()`.
+    starts: Vec<u32>,
+    shift: u32,
+}
+
+impl RankTable {
+    /// About four buckets a key, at least 64: most buckets hold at most one.
+    fn new(keys: Vec<u64>) -> RankTable {
+        let buckets = (keys.len() * 4).next_power_of_two().max(64) as u64;
+        let (lo, hi) = (keys[0], keys[keys.len() - 1]);
+        let span = hi - lo;
+        // The least shift giving `span >> shift < buckets`.
+        let shift = (u64::BITS - (span / buckets).leading_zeros()).min(63);
+        let count = (span >> shift) as usize + 1;
+        let starts = (0..=count)
+            .map(|b| keys.partition_point(|k| ((k - lo) >> shift) < b as u64) as u32)
+            .collect();
+        RankTable {
+            keys,
+            starts,
+            shift,
+        }
+    }
+
+    /// The number of keys below `x`.
+    #[inline(always)]
+    fn rank(&self, x: u64) -> usize {
+        let lo = self.keys[0];
+        if x <= lo {
+            return 0;
+        }
+        // Past the last bucket: above every key.
+        let b = ((x - lo) >> self.shift).min(self.starts.len() as u64 - 1) as usize;
+        match (self.starts.get(b), self.starts.get(b + 1)) {
+            (Some(&start), Some(&end)) => {
+                let (start, end) = (start as usize, end as usize);
+                start + self.keys[start..end].partition_point(|k| *k < x)
+            }
+            _ => self.keys.len(),
+        }
     }
 }
 
@@ -279,4 +351,57 @@ pub(crate) fn in_stats(
         exact: column.exact,
     };
     column.ordered(&rule, function, literals, active)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rank by the table equals the rank by a binary search, for keys
+    /// spread, clustered and at the ends of `u64`, probed at, around and
+    /// between every key.
+    #[test]
+    fn rank_table_ranks_as_a_binary_search() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let sets: Vec<Vec<u64>> = vec![
+            (0..100).map(|_| next() % 1_000_000).collect(),
+            (0..9).map(|_| next()).collect(),
+            vec![0, 1, 2, 3, 4, 5, 6, u64::MAX],
+            vec![
+                0,
+                u64::MAX - 7,
+                u64::MAX - 6,
+                u64::MAX - 5,
+                u64::MAX - 1,
+                u64::MAX,
+                5,
+                1 << 63,
+            ],
+            (0..40).map(|i| 1000 + i).chain([1 << 40]).collect(),
+            (0..8).map(|i| i * 3).collect(),
+        ];
+        for mut keys in sets {
+            keys.sort_unstable();
+            keys.dedup();
+            let table = RankTable::new(keys.clone());
+            let probes = keys
+                .iter()
+                .flat_map(|&k| [k.wrapping_sub(1), k, k.wrapping_add(1)])
+                .chain([0, u64::MAX, 1 << 63])
+                .chain((0..200).map(|_| next() % 1_100_000));
+            for x in probes {
+                assert_eq!(
+                    table.rank(x),
+                    keys.partition_point(|k| *k < x),
+                    "x = {x}, keys {keys:?}"
+                );
+            }
+        }
+    }
 }
