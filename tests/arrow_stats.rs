@@ -211,7 +211,8 @@ impl Case {
 
 fn case() -> impl Strategy<Value = Case> {
     (
-        proptest::collection::vec((proptest::collection::vec(row(), 0..5), unknowns()), 1..70),
+        // Up to three words of 64: whole active words, partial and sparse ones.
+        proptest::collection::vec((proptest::collection::vec(row(), 0..5), unknowns()), 1..160),
         any::<bool>(),
         any::<bool>(),
         any::<bool>(),

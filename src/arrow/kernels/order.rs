@@ -274,6 +274,16 @@ pub(crate) fn pack_active(
             bits &= (1u64 << (len % 64)) - 1;
         }
         let (mut m, mut l) = (0u64, 0u64);
+        if bits == !0 {
+            // A whole active word: a fixed trip count, no bit scan, so LLVM
+            // may vectorise `f` (and the loop carries no dependence on `bits`).
+            for j in 0..64 {
+                let (x, y) = f(w * 64 + j);
+                m |= u64::from(x) << j;
+                l |= u64::from(y) << j;
+            }
+            bits = 0;
+        }
         while bits != 0 {
             let j = bits.trailing_zeros();
             bits &= bits - 1;
