@@ -211,7 +211,8 @@ impl Case {
 
 fn case() -> impl Strategy<Value = Case> {
     (
-        proptest::collection::vec((proptest::collection::vec(row(), 0..5), unknowns()), 1..70),
+        // Up to three words of 64: whole active words, partial and sparse ones.
+        proptest::collection::vec((proptest::collection::vec(row(), 0..5), unknowns()), 1..160),
         any::<bool>(),
         any::<bool>(),
         any::<bool>(),
@@ -241,7 +242,8 @@ fn literal_count(function: Function) -> std::ops::Range<usize> {
     match function {
         Function::Compare(_) => 1..2,
         Function::Between | Function::NotBetween => 2..3,
-        Function::In | Function::NotIn => 0..5,
+        // Up to 16: from 8 distinct literals on, IN searches a rank table.
+        Function::In | Function::NotIn => 0..16,
         _ => 0..1,
     }
 }

@@ -10,6 +10,7 @@
 use super::compare::{compare_bits, CompareOp};
 use super::literals::value_type;
 use super::logical::per_value;
+use super::order::Ordinal;
 use super::order::{self, JavaOrd};
 use super::stats::{Fuse, OrderRule, RuleBits, StatsColumn};
 use arrow_array::cast::AsArray;
@@ -76,7 +77,7 @@ pub(crate) struct BetweenStats {
 }
 
 impl OrderRule for BetweenStats {
-    fn run<K: Ord + Copy, F: Fuse<K>>(&self, literals: &[Option<K>], fuse: F) -> RuleBits {
+    fn run<K: Ordinal, F: Fuse<K>>(&self, literals: &[Option<K>], fuse: F) -> RuleBits {
         let (Some(&Some(lo)), Some(&Some(hi))) = (literals.first(), literals.get(1)) else {
             // Null bounds are the caller's (`StatsColumn::null_literal`).
             return fuse.fuse(|_, _| (true, false));

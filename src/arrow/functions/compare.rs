@@ -13,6 +13,7 @@
 use super::boolean::unpack_bits;
 use super::literals::{check, invalid};
 use super::logical::per_value;
+use super::order::Ordinal;
 use super::stats::{Fuse, OrderRule, RuleBits, StatsColumn};
 use super::string_kernels::{string_match, StringMatch};
 use super::strings::{is_string, string_literal};
@@ -249,7 +250,7 @@ pub(crate) struct CompareStats {
 }
 
 impl OrderRule for CompareStats {
-    fn run<K: Ord + Copy, F: Fuse<K>>(&self, literals: &[Option<K>], fuse: F) -> RuleBits {
+    fn run<K: Ordinal, F: Fuse<K>>(&self, literals: &[Option<K>], fuse: F) -> RuleBits {
         let Some(&Some(l)) = literals.first() else {
             // A null literal is the caller's (`StatsColumn::null_literal`).
             return fuse.fuse(|_, _| (true, false));

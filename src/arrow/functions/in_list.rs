@@ -21,6 +21,7 @@ use super::boolean::unpack_bits;
 use super::compare::{compare_bits, CompareOp};
 use super::literals::{check, invalid, value_type};
 use super::logical::per_value;
+use super::order::Ordinal;
 use super::stats::{Fuse, OrderRule, RuleBits, StatsColumn};
 use super::{set, LeafFunction};
 use arrow_array::Array;
@@ -232,29 +233,145 @@ fn or_of_eq(column: &dyn Array, literals: &dyn Array) -> Result<BooleanBuffer, A
 /// non-null literal lies in `[min, max]`, and every row does when min = max
 /// = a literal (exact bounds); NOT IN is NoMatch only when min = max = a
 /// literal (exact bounds), and AllMatch when no literal lies in `[min, max]`.
-/// The literals are sorted once; each container is one binary search.
+/// The literals are sorted once; each container finds the first literal at
+/// least its min: by a [`RankTable`] where the keys map onto `u64` and the
+/// list is long enough to pay for one, else by a binary search.
 pub(crate) struct InStats {
     pub(crate) negate: bool,
     pub(crate) exact: bool,
 }
 
+/// From this many distinct literals on, a [`RankTable`] replaces the binary
+/// search (below it the search is at most three steps).
+const RANK_TABLE_FROM: usize = 8;
+
 impl OrderRule for InStats {
-    fn run<K: Ord + Copy, F: Fuse<K>>(&self, literals: &[Option<K>], fuse: F) -> RuleBits {
+    fn run<K: Ordinal, F: Fuse<K>>(&self, literals: &[Option<K>], fuse: F) -> RuleBits {
         let mut keys: Vec<K> = literals.iter().flatten().copied().collect();
         keys.sort_unstable();
         keys.dedup();
         let (negate, exact) = (self.negate, self.exact);
-        fuse.fuse_sparse(|min, max| {
-            let i = keys.partition_point(|k| *k < min);
-            let hit = keys.get(i).is_some_and(|k| *k <= max);
-            // Every value is this literal.
-            let single = exact && hit && min == max && keys[i] == min;
-            if negate {
-                (!single, !hit)
-            } else {
-                (hit, single)
+        // A binary search over the literals per container.
+        let search = |fuse: F| {
+            fuse.fuse_sparse(|min, max| {
+                let first = keys.get(keys.partition_point(|k| *k < min)).copied();
+                in_verdict(negate, exact, min, max, first)
+            })
+        };
+        let ordinals: Option<Vec<u64>> = keys.iter().map(|k| k.ordinal()).collect();
+        match ordinals {
+            Some(ordinals) if ordinals.len() >= RANK_TABLE_FROM => {
+                let Some(table) = RankTable::new(&ordinals) else {
+                    return search(fuse);
+                };
+                fuse.fuse_sparse(|min, max| {
+                    // `ordinal()` is `Some` for every key of this type, and
+                    // orders (and equates) as the keys do.
+                    let (min, max) = (min.ordinal().unwrap_or(0), max.ordinal().unwrap_or(0));
+                    in_verdict(negate, exact, min, max, table.first_at_least(min))
+                })
             }
-        })
+            _ => search(fuse),
+        }
+    }
+}
+
+/// The IN (`negate`: NOT IN) bits of a container `[min, max]` whose first
+/// literal at least `min` is `first`.
+#[inline(always)]
+fn in_verdict<K: Ord + Copy>(
+    negate: bool,
+    exact: bool,
+    min: K,
+    max: K,
+    first: Option<K>,
+) -> (bool, bool) {
+    let hit = first.is_some_and(|k| k <= max);
+    // Every value is this literal.
+    let single = exact && hit && min == max && first == Some(min);
+    if negate {
+        (!single, !hit)
+    } else {
+        (hit, single)
+    }
+}
+
+/// The first of sorted distinct `u64` keys at least `x`, by one load: the
+/// range of the keys cut into buckets by the high bits of `x - keys[0]`,
+/// each bucket holding its keys (at most [`SLOTS`]` - 1`) and, in the other
+/// slots, the first key of the buckets after it. The answer is the least
+/// slot at least `x`: no search, no branch on the data.
+struct RankTable {
+    /// Per bucket, then one more bucket for `x` above every key.
+    slots: Vec<[u64; SLOTS]>,
+    lo: u64,
+    shift: u32,
+    /// `u64::MAX` is a key (else it marks "no key").
+    max_is_key: bool,
+}
+
+/// Slots per bucket: up to three keys and the next bucket's first key.
+const SLOTS: usize = 4;
+
+/// The most buckets a table may take (1 MiB); keys too clustered for it
+/// are searched.
+const MAX_BUCKETS: usize = 1 << 15;
+
+impl RankTable {
+    /// From two buckets a key, doubling until no bucket holds more than
+    /// `SLOTS - 1` keys; `None` past [`MAX_BUCKETS`].
+    fn new(keys: &[u64]) -> Option<RankTable> {
+        let (lo, hi) = (*keys.first()?, *keys.last()?);
+        let mut buckets = (keys.len() * 2).next_power_of_two().max(64);
+        while buckets <= MAX_BUCKETS {
+            // The least shift giving `(hi - lo) >> shift < buckets`.
+            let shift = (u64::BITS - ((hi - lo) / buckets as u64).leading_zeros()).min(63);
+            let bucket = |k: u64| ((k - lo) >> shift) as usize;
+            let count = bucket(hi) + 1;
+            let mut slots = vec![[u64::MAX; SLOTS]; count + 1];
+            let mut fits = true;
+            // From the last bucket down, each bucket's free slots hold the
+            // first key after it.
+            let mut after = u64::MAX;
+            let mut end = keys.len();
+            for b in (0..count).rev() {
+                let start = keys[..end].partition_point(|&k| bucket(k) < b);
+                let mine = &keys[start..end];
+                fits &= mine.len() < SLOTS;
+                let slot = &mut slots[b];
+                for (s, v) in slot
+                    .iter_mut()
+                    .zip(mine.iter().chain(std::iter::repeat(&after)))
+                {
+                    *s = *v;
+                }
+                after = mine.first().copied().unwrap_or(after);
+                end = start;
+            }
+            if fits {
+                return Some(RankTable {
+                    slots,
+                    lo,
+                    shift,
+                    max_is_key: hi == u64::MAX,
+                });
+            }
+            buckets *= 2;
+        }
+        None
+    }
+
+    /// The first key at least `x`, if any.
+    #[inline(always)]
+    fn first_at_least(&self, x: u64) -> Option<u64> {
+        // At or below the first key: bucket 0; above the last bucket: the
+        // one more, all "no key".
+        let last = self.slots.len() - 1;
+        let b = ((x.saturating_sub(self.lo) >> self.shift) as usize).min(last);
+        let first = self.slots[b]
+            .iter()
+            .fold(u64::MAX, |m, &s| if s >= x { m.min(s) } else { m });
+        (first != u64::MAX || self.max_is_key).then_some(first)
     }
 }
 
@@ -279,4 +396,62 @@ pub(crate) fn in_stats(
         exact: column.exact,
     };
     column.ordered(&rule, function, literals, active)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table's first key at least `x` equals a binary search's, for
+    /// keys spread and at the ends of `u64`, probed at, around and between
+    /// every key; keys too clustered for [`MAX_BUCKETS`] get no table.
+    #[test]
+    fn rank_table_finds_as_a_binary_search() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let sets: Vec<(Vec<u64>, bool)> = vec![
+            ((0..100).map(|_| next() % 1_000_000).collect(), true),
+            ((0..9).map(|_| next()).collect(), true),
+            (vec![0, 1, 2, u64::MAX], true),
+            (
+                vec![0, 5, 1 << 63, u64::MAX - 6, u64::MAX - 1, u64::MAX],
+                true,
+            ),
+            ((0..8).map(|i| i * 3).collect(), true),
+            // Clustered: more than three keys in one bucket of 2^15.
+            ((0..40).map(|i| 1000 + i).chain([1 << 40]).collect(), false),
+            (
+                vec![0, u64::MAX - 7, u64::MAX - 6, u64::MAX - 5, u64::MAX],
+                false,
+            ),
+            (vec![0, 1, 2, 3, 4, 5, 6, u64::MAX], false),
+        ];
+        for (mut keys, fits) in sets {
+            keys.sort_unstable();
+            keys.dedup();
+            let Some(table) = RankTable::new(&keys) else {
+                assert!(!fits, "no table for {keys:?}");
+                continue;
+            };
+            assert!(fits, "a table for {keys:?}");
+            let probes = keys
+                .iter()
+                .flat_map(|&k| [k.wrapping_sub(1), k, k.wrapping_add(1)])
+                .chain([0, u64::MAX, 1 << 63])
+                .chain((0..200).map(|_| next() % 1_100_000));
+            for x in probes {
+                let rank = keys.partition_point(|k| *k < x);
+                assert_eq!(
+                    table.first_at_least(x),
+                    keys.get(rank).copied(),
+                    "x = {x}, keys {keys:?}"
+                );
+            }
+        }
+    }
 }

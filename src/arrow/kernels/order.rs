@@ -28,7 +28,7 @@ use std::vec::Vec;
 /// A native value with its key in Paimon's (Java's) order.
 pub(crate) trait JavaOrd: Copy {
     /// Ordered like the values are in Java.
-    type Key: Ord + Copy;
+    type Key: Ordinal;
     /// The value's key.
     fn key(self) -> Self::Key;
     /// Whether the value is a NaN (always `false` for non-floats).
@@ -68,6 +68,36 @@ self_keyed!(
     IntervalDayTime,
     IntervalMonthDayNano
 );
+
+/// A key that may map, order-preserving, onto `u64` (integers of at most 64
+/// bits, and so float keys): statistics rules index tables by it.
+pub(crate) trait Ordinal: Ord + Copy {
+    /// `a < b` exactly when `a.ordinal() < b.ordinal()`; `None` for keys
+    /// wider than 64 bits, bytes and booleans.
+    #[inline(always)]
+    fn ordinal(self) -> Option<u64> {
+        None
+    }
+}
+
+macro_rules! ordinal {
+    ($($t:ty),*) => {$(
+        impl Ordinal for $t {
+            #[inline(always)]
+            fn ordinal(self) -> Option<u64> {
+                // Signed: the sign bit flipped, so negatives count up to 2^63.
+                Some((self as i64 as u64) ^ if <$t>::MIN == 0 as $t { 0 } else { 1 << 63 })
+            }
+        }
+    )*};
+}
+ordinal!(i8, i16, i32, i64, u8, u16, u32, u64);
+impl Ordinal for i128 {}
+impl Ordinal for i256 {}
+impl Ordinal for IntervalDayTime {}
+impl Ordinal for IntervalMonthDayNano {}
+impl Ordinal for bool {}
+impl Ordinal for &[u8] {}
 
 /// Floats: the IEEE totalOrder key of the bits (negative values have their
 /// magnitude bits flipped so that they count down), with every NaN mapped to
@@ -244,6 +274,16 @@ pub(crate) fn pack_active(
             bits &= (1u64 << (len % 64)) - 1;
         }
         let (mut m, mut l) = (0u64, 0u64);
+        if bits == !0 {
+            // A whole active word: a fixed trip count, no bit scan, so LLVM
+            // may vectorise `f` (and the loop carries no dependence on `bits`).
+            for j in 0..64 {
+                let (x, y) = f(w * 64 + j);
+                m |= u64::from(x) << j;
+                l |= u64::from(y) << j;
+            }
+            bits = 0;
+        }
         while bits != 0 {
             let j = bits.trailing_zeros();
             bits &= bits - 1;

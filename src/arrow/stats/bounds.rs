@@ -9,7 +9,7 @@
 //! closure over the whole arrays in one pass (words with no active container
 //! skipped), so a leaf costs one fused pass over min and max.
 
-use super::super::order::{pack_active, pack_pairs, JavaOrd};
+use super::super::order::{pack_active, pack_pairs, JavaOrd, Ordinal};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
     BinaryType, ByteArrayType, ByteViewType, LargeBinaryType, LargeUtf8Type, Utf8Type,
@@ -54,7 +54,7 @@ pub(crate) trait Fuse<K> {
 pub(crate) trait OrderRule {
     /// The rule's bits, given the literals as keys (`None` for a null
     /// literal), running its test through `fuse`.
-    fn run<K: Ord + Copy, F: Fuse<K>>(&self, literals: &[Option<K>], fuse: F) -> RuleBits;
+    fn run<K: Ordinal, F: Fuse<K>>(&self, literals: &[Option<K>], fuse: F) -> RuleBits;
 }
 
 /// Primitive min / max arrays, compared by their [`JavaOrd`] keys.
