@@ -316,21 +316,28 @@ pub(crate) unsafe fn check_array(
     }
     if layout.variadic {
         let n = n_buffers as usize;
-        let variadic = n - want;
+        // The data buffers between the fixed ones and the sizes buffer.
+        let data_buffers = n - want - 1;
         let sizes = buffer(n - 1);
-        if sizes.is_null() || !(sizes as usize).is_multiple_of(8) {
-            return bad(format!(
-                "the variadic buffer sizes of {data_type} (buffer {}) are NULL or not aligned to 8 bytes",
-                n - 1
-            ));
-        }
-        // SAFETY: the last buffer of a view array holds one int64 per
-        // variadic buffer (the C Data Interface), aligned (checked).
-        let sizes = unsafe { core::slice::from_raw_parts(sizes.cast::<i64>(), variadic - 1) };
-        if let Some(s) = sizes.iter().find(|&&s| s < 0) {
-            return bad(format!(
-                "a variadic buffer size of {data_type} is negative ({s})"
-            ));
+        // With no data buffer the sizes buffer holds no byte, and a buffer
+        // of size 0 may be NULL (C Data Interface, apache/arrow#14805):
+        // Arrow C++ 19 exports an all-null string_view column so. Neither
+        // the reading below nor arrow-rs' importer reads it then.
+        if data_buffers > 0 {
+            if sizes.is_null() || !(sizes as usize).is_multiple_of(8) {
+                return bad(format!(
+                    "the variadic buffer sizes of {data_type} (buffer {}) are NULL or not aligned to 8 bytes, with {data_buffers} data buffers",
+                    n - 1
+                ));
+            }
+            // SAFETY: the last buffer of a view array holds one int64 per
+            // data buffer (the C Data Interface), aligned (checked).
+            let sizes = unsafe { core::slice::from_raw_parts(sizes.cast::<i64>(), data_buffers) };
+            if let Some(s) = sizes.iter().find(|&&s| s < 0) {
+                return bad(format!(
+                    "a variadic buffer size of {data_type} is negative ({s})"
+                ));
+            }
         }
     }
     let types = child_types(data_type);

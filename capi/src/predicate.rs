@@ -950,6 +950,82 @@ mod tests {
         unsafe { bitbytes_predicate_free(p) };
     }
 
+    /// An all-null string_view column with no data buffer and a NULL
+    /// variadic-sizes buffer (how Arrow C++ 19 exports it) is a valid import;
+    /// a NULL sizes buffer next to a data buffer is not.
+    #[test]
+    fn all_null_views_with_a_null_sizes_buffer() {
+        use arrow_array::StringViewArray;
+        let n = 9;
+        let v: ArrayRef = Arc::new(StringViewArray::from(vec![None::<&str>; n]));
+        let x: ArrayRef = Arc::new(Int32Array::from((0..n as i32).collect::<Vec<_>>()));
+        let b = RecordBatch::try_from_iter([("x", x), ("v", v)]).unwrap();
+        let (array, schema) = export(&b);
+        // SAFETY: the exported struct as the C layout (same repr(C) struct).
+        let base = unsafe { &*c_array(&array) };
+        // SAFETY: the export has 2 children.
+        let view = unsafe { &**base.children.add(1) };
+        assert_eq!(view.n_buffers, 3, "validity, views, sizes: no data buffer");
+        // SAFETY: 3 buffers.
+        let mut bufs: Vec<*const core::ffi::c_void> =
+            (0..3).map(|i| unsafe { *view.buffers.add(i) }).collect();
+        bufs[2] = null();
+        let mut col = ArrowArray { ..*view };
+        col.buffers = bufs.as_mut_ptr();
+        // The batch with `col` as its view column.
+        let run = |json: &str, col: &mut ArrowArray| {
+            let mut kids: Vec<*mut ArrowArray> = vec![
+                // SAFETY: the export has 2 children.
+                unsafe { *base.children },
+                col,
+            ];
+            let mut top = ArrowArray { ..*base };
+            top.children = kids.as_mut_ptr();
+            let top = &top;
+            let p = parse(json, &schema).unwrap();
+            let mut out = vec![7u8; n];
+            // SAFETY: live structs, `out` holds n bytes.
+            let rc =
+                unsafe { bitbytes_predicate_test(p, top, c_schema(&schema), out.as_mut_ptr(), n) };
+            // SAFETY: freed once.
+            unsafe { bitbytes_predicate_free(p) };
+            (rc, out, last_error())
+        };
+        for (json, want) in [
+            (leaf(1, "v", "STRING", "IS_NULL", ""), 1),
+            (leaf(1, "v", "STRING", "IS_NOT_NULL", ""), 0),
+            (leaf(1, "v", "STRING", "STARTS_WITH", r#""a""#), 0),
+            (
+                or(
+                    &leaf(0, "x", "INT", "GREATER_THAN", "4"),
+                    &leaf(1, "v", "STRING", "EQUAL", r#""q""#),
+                ),
+                2,
+            ),
+        ] {
+            let (rc, out, msg) = run(&json, &mut col);
+            assert_eq!(rc, 0, "{json}: {msg}");
+            let want: Vec<u8> = (0..n)
+                .map(|i| if want == 2 { u8::from(i > 4) } else { want })
+                .collect();
+            assert_eq!(out, want, "{json}");
+        }
+        // One data buffer (declared by n_buffers 4) with a NULL sizes buffer:
+        // the size cannot be read.
+        let data = [b'a'; 16];
+        let mut four = [bufs[0], bufs[1], data.as_ptr().cast(), null()];
+        col.n_buffers = 4;
+        col.buffers = four.as_mut_ptr();
+        let (rc, out, msg) = run(&leaf(1, "v", "STRING", "IS_NULL", ""), &mut col);
+        assert_eq!(rc, Status::ArrowStructure.code(), "{msg}");
+        assert!(
+            msg.contains("variadic buffer sizes") && msg.contains("NULL"),
+            "{msg}"
+        );
+        assert_eq!(out, vec![7; n]);
+        assert!(!array.is_released());
+    }
+
     #[test]
     fn parse_errors_name_the_problem() {
         let (_, schema) = export(&batch());

@@ -555,6 +555,70 @@ static void test_batch_errors(void) {
   bitbytes_predicate_free(p);
 }
 
+/* ---- An all-null string_view column ------------------------------------------
+ * As Arrow C++ 19 exports it: validity, views, and no data buffer, so the
+ * variadic-sizes buffer holds no size and is NULL. Five rows of
+ * (x int32 = 0..4, v string_view all null).
+ */
+static void test_all_null_views(void) {
+  enum { N = 5 };
+  const int32_t xs[N] = {0, 1, 2, 3, 4};
+  const void *vx_bufs[2] = {NULL, exact(xs, sizeof xs)};
+  struct ArrowArray vx = array_of(N, 0, 0, 2, vx_bufs);
+  const int none[N] = {0};
+  const uint8_t views[N * 16] = {0};
+  const void *v_bufs[3] = {bitmap(none, 0, N), exact(views, sizeof views), NULL};
+  struct ArrowArray v = array_of(N, 0, N, 3, v_bufs);
+  struct ArrowArray *kids[2] = {&vx, &v};
+  const void *top_bufs[1] = {NULL};
+  struct ArrowArray top = array_of(N, 0, 0, 1, top_bufs);
+  top.n_children = 2;
+  top.children = kids;
+  struct ArrowSchema x_s = schema_of("i", "x"), v_s = schema_of("vu", "v");
+  struct ArrowSchema *schema_kids[2] = {&x_s, &v_s};
+  struct ArrowSchema schema = schema_of("+s", "");
+  schema.n_children = 2;
+  schema.children = schema_kids;
+#define VX FIELD(0, "x", "INT")
+#define VV FIELD(1, "v", "STRING")
+  const struct {
+    const char *json;
+    uint8_t mask[N];
+  } cases[] = {
+      {LEAF(VV, "IS_NULL", ""), {1, 1, 1, 1, 1}},
+      {LEAF(VV, "IS_NOT_NULL", ""), {0, 0, 0, 0, 0}},
+      {LEAF(VV, "STARTS_WITH", "\"a\""), {0, 0, 0, 0, 0}},
+      {COMPOUND("OR", LEAF(VX, "GREATER_THAN", "2"), LEAF(VV, "EQUAL", "\"q\"")),
+       {0, 0, 0, 1, 1}},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    bitbytes_predicate *p = NULL;
+    CHECK_OK(bitbytes_predicate_parse(cases[c].json, strlen(cases[c].json), &schema, &p));
+    if (p == NULL) continue;
+    uint8_t mask[N];
+    memset(mask, 0xEE, sizeof mask);
+    CHECK_OK(bitbytes_predicate_test(p, &top, &schema, mask, N));
+    CHECK(memcmp(mask, cases[c].mask, N) == 0, "mask of %s", cases[c].json);
+    bitbytes_predicate_free(p);
+  }
+  /* A data buffer with a NULL sizes buffer: its size is unknown. */
+  bitbytes_predicate *p = NULL;
+  const char *json = LEAF(VV, "IS_NULL", "");
+  CHECK_OK(bitbytes_predicate_parse(json, strlen(json), &schema, &p));
+  const char text[4] = "abcd";
+  const void *one_data[4] = {v_bufs[0], v_bufs[1], exact(text, 4), NULL};
+  v.n_buffers = 4;
+  v.buffers = one_data;
+  uint8_t out[N];
+  memset(out, 0x5A, sizeof out);
+  CHECK_ERR(bitbytes_predicate_test(p, &top, &schema, out, N),
+            BITBYTES_ERR_ARROW_STRUCTURE, "variadic buffer sizes");
+  CHECK(out[0] == 0x5A && out[N - 1] == 0x5A, "written on an error");
+  bitbytes_predicate_free(p);
+#undef VX
+#undef VV
+}
+
 /* ---- Statistics --------------------------------------------------------------
  * Three files of the table (x INT, y BIGINT, s STRING, d STRING):
  *
@@ -806,6 +870,7 @@ int main(void) {
       {"masks_indices_json", test_masks_indices_json},
       {"parse_errors", test_parse_errors},
       {"batch_errors", test_batch_errors},
+      {"all_null_views", test_all_null_views},
       {"stats", test_stats},
       {"stats_errors", test_stats_errors},
       {"last_error_of_other_calls", test_last_error_of_other_calls},
