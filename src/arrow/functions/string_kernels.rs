@@ -22,7 +22,10 @@
 //!   a string of at most 12 bytes whole. StartsWith with a prefix of at most
 //!   4 bytes is decided from the view alone; longer prefixes of inline
 //!   strings from the view, out-of-line candidates from the data buffer.
-//!   EndsWith reads the bytes of the rows long enough only. `=` and Contains
+//!   EndsWith with a suffix of at most 8 bytes compares the 8 view bytes
+//!   ending where an inline string ends (branch-free over a word of mostly
+//!   inline rows) and the last 8 bytes of out-of-line candidates; longer
+//!   suffixes read the bytes of the rows long enough only. `=` and Contains
 //!   on views run arrow-rs's kernels (arrow-ord `eq`, arrow-string
 //!   `contains`): ours measured slower there (docs/strings.md).
 //! - **Contains** over Utf8 / LargeUtf8 searches the values buffer once with
@@ -617,6 +620,18 @@ fn out_of_line(v: u128, buffers: &[Buffer]) -> &[u8] {
     &buffers[buffer].as_slice()[offset..offset + n]
 }
 
+/// The 8 bytes of view `v` that end where its inline string of `n <= 12`
+/// bytes ends (the low bytes zero when `n < 4`).
+#[inline(always)]
+fn inline_tail(v: u128, n: usize) -> u64 {
+    let end = 4 + n.min(INLINE);
+    if end >= 8 {
+        (v >> (8 * (end - 8))) as u64
+    } else {
+        (v << (8 * (8 - end))) as u64
+    }
+}
+
 /// The longest string a view holds inline.
 const INLINE: usize = 12;
 
@@ -698,6 +713,40 @@ fn view_kernel(
                         prefix_eq(out_of_line(v, buffers), 0, lit, &ends)
                     }
                 })
+            })
+        }
+        StringMatch::EndsWith if l <= 8 => {
+            // Inline rows are decided by the 8 view bytes ending where
+            // their string ends, out-of-line rows by the 8 bytes ending
+            // where theirs does in the data buffer. A word of mostly inline
+            // rows decides them all branch-free and visits the out-of-line
+            // candidates; a word of mostly out-of-line rows goes row by row
+            // (the branch between the two cases predictable there).
+            let lit_len = l as u32;
+            let outer = |v: u128| {
+                let s = out_of_line(v, buffers);
+                suffix_eq(s, s.len(), lit, &ends)
+            };
+            words(len, |base, k| {
+                let outside = view_mask(views, base, k, |v| view_len(v) > INLINE);
+                if outside.count_ones() > 32 {
+                    return view_mask(views, base, k, |v| {
+                        let n = view_len(v);
+                        if n < l {
+                            false
+                        } else if n <= INLINE {
+                            inline_tail(v, n) & ends.tail_mask == ends.tail
+                        } else {
+                            outer(v)
+                        }
+                    });
+                }
+                let m = view_mask(views, base, k, |v| {
+                    (v as u32 >= lit_len)
+                        & (inline_tail(v, view_len(v)) & ends.tail_mask == ends.tail)
+                });
+                let candidates = view_mask(views, base, k, |v| v as u32 >= lit_len) & outside;
+                m & !outside | refine(candidates, |j| outer(views[base + j]))
             })
         }
         StringMatch::EndsWith => {
