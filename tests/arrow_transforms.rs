@@ -536,3 +536,35 @@ fn widening_cast_matches_the_plain_column() {
         }
     }
 }
+
+/// CAST to binary types in a leaf (Paimon oracle cases transforms/1618..1659,
+/// which Java answered): STRING to BINARY(n) zero-pads to `n` bytes, so
+/// `CAST(s AS BINARY(3)) = X'610000'` selects `"a"`; in every string layout
+/// and at a non-zero offset; a null stays null.
+#[test]
+fn cast_strings_to_binary_in_leaves() {
+    let strings: Vec<Option<&str>> = vec![Some("zz"), Some("a"), None, Some("abcd"), Some("a\0")];
+    let layouts: [ArrayRef; 3] = [
+        Arc::new(StringArray::from(strings.clone())),
+        Arc::new(LargeStringArray::from(strings.clone())),
+        Arc::new(StringViewArray::from(strings)),
+    ];
+    let padded = cast_leaf(
+        CompareOp::Equal,
+        "s",
+        "BINARY(3)",
+        Arc::new(arrow_array::BinaryArray::from_vec(vec![b"a\0\0"])),
+    );
+    let cut = cast_leaf(
+        CompareOp::Equal,
+        "s",
+        "VARBINARY(2)",
+        Arc::new(arrow_array::BinaryArray::from_vec(vec![b"ab"])),
+    );
+    for column in layouts {
+        let batch = RecordBatch::try_from_iter([("s", column)]).unwrap();
+        assert_eq!(padded.test(&batch).unwrap(), [0, 1, 0, 0, 1]);
+        assert_eq!(cut.test(&batch).unwrap(), [0, 0, 0, 1, 0]);
+        assert_eq!(padded.test(&batch.slice(1, 4)).unwrap(), [1, 0, 0, 1]);
+    }
+}

@@ -164,3 +164,59 @@ fn transforms_round_trip() {
         assert_eq!(p.to_paimon_json(&schema).unwrap(), json);
     }
 }
+
+/// Paimon oracle cases json/0024..0026: Java's type parser reads `DOUBLE
+/// PRECISION` (any spacing) as DOUBLE, and writes it back as `DOUBLE`.
+#[test]
+fn double_precision_is_double() {
+    let schema = Schema::new(vec![Field::new("f", DataType::Float64, true)]);
+    let leaf = |ty: &str| {
+        format!(
+            r#"{{"kind":"LEAF","transform":{{"name":"FIELD_REF","fieldRef":{{"index":0,"name":"f","type":"{ty}"}}}},"function":"EQUAL","literals":[1.5]}}"#
+        )
+    };
+    for ty in [
+        "DOUBLE PRECISION",
+        "double  precision",
+        "DOUBLE PRECISION NOT NULL",
+    ] {
+        let p =
+            Predicate::from_paimon_json(&leaf(ty), &schema).unwrap_or_else(|e| panic!("{ty}: {e}"));
+        let want = if ty.ends_with("NOT NULL") {
+            "DOUBLE NOT NULL"
+        } else {
+            "DOUBLE"
+        };
+        assert_eq!(p.to_paimon_json(&schema).unwrap(), leaf(want));
+    }
+    assert!(error_of(&leaf("DOUBLE PRECISION(3)"), &schema).contains("invalid Paimon type"));
+    assert!(error_of(&leaf("PRECISION"), &schema).contains("invalid Paimon type"));
+}
+
+/// Paimon oracle cases arrays/0287, json/0150..0158: IS_NULL over an ARRAY
+/// column parses (its literal list is read for no type), and so does a null
+/// literal of an ARRAY type; a non-null one is still an error.
+#[test]
+fn array_columns_take_null_literals() {
+    use arrow_array::{ListArray, RecordBatch};
+    use std::sync::Arc;
+    let item = Arc::new(Field::new("item", DataType::Int32, true));
+    let schema = Schema::new(vec![Field::new("a", DataType::List(item), true)]);
+    let leaf = |function: &str, lits: &str| {
+        format!(
+            r#"{{"kind":"LEAF","transform":{{"name":"FIELD_REF","fieldRef":{{"index":0,"name":"a","type":{{"type":"ARRAY","element":"INT"}}}}}},"function":"{function}","literals":[{lits}]}}"#
+        )
+    };
+    let list = ListArray::from_iter_primitive::<arrow_array::types::Int32Type, _, _>(vec![
+        Some(vec![Some(1)]),
+        None,
+        Some(vec![]),
+    ]);
+    let batch = RecordBatch::try_new(Arc::new(schema.clone()), vec![Arc::new(list)]).unwrap();
+    let p = Predicate::from_paimon_json(&leaf("IS_NULL", ""), &schema).unwrap();
+    assert_eq!(p.test(&batch).unwrap(), [0, 1, 0]);
+    assert_eq!(p.to_paimon_json(&schema).unwrap(), leaf("IS_NULL", ""));
+    let p = Predicate::from_paimon_json(&leaf("ARRAY_CONTAINS", "null"), &schema).unwrap();
+    assert_eq!(p.test(&batch).unwrap(), [0, 0, 0]);
+    assert!(error_of(&leaf("IS_NULL", "[1]"), &schema).contains("cannot be read"));
+}

@@ -952,6 +952,11 @@ fn read_literals(
         DataType::Timestamp(TimeUnit::Nanosecond, tz) => {
             timestamps!(TimestampNanosecondArray, TimeUnit::Nanosecond, tz)
         }
+        // Null literals of any other type (an ARRAY column's IS_NULL, or
+        // `= null`): Java reads a JSON null as null for every type.
+        other if values.iter().all(Value::is_null) => {
+            arrow_array::new_null_array(other, values.len())
+        }
         other => {
             return Err(error(
                 path,

@@ -33,9 +33,11 @@
 //! | TIMESTAMP(p) | DATE, TIME(q) | floor of the day; milliseconds of the day |
 //! | TIMESTAMP(p), TIMESTAMP_LTZ(p) | INT, BIGINT | epoch seconds, truncated toward zero (INT wraps) |
 //! | INT, BIGINT | TIMESTAMP(p) | epoch seconds |
+//! | CHAR, VARCHAR, STRING, BINARY, VARBINARY, BYTES | BINARY(n), VARBINARY(n), BYTES | the UTF-8 bytes, or the bytes; cut to `n` bytes, BINARY(n) padded with zero bytes to `n` |
 //!
 //! Not supported by bitbytes yet (an error that says so, distinct from
-//! Paimon having no rule): the binary types, ARRAY to and from STRING, and
+//! Paimon having no rule): binary to STRING (Java makes a string of bytes
+//! that need not be UTF-8), ARRAY to and from STRING, and
 //! every cast whose Java result depends on the JVM's default time zone
 //! (those to, and from, TIMESTAMP_LTZ except TIMESTAMP_LTZ to INT / BIGINT).
 //! Java's `Double.toString` (numbers to strings, and `BigDecimal.valueOf`
@@ -43,8 +45,9 @@
 //! and the one the predicate JSON follows (JDK 19 and later print the
 //! shortest digits, which sometimes differ: `1e23` is `9.999999999999999E22`
 //! on 17, `1.0E23` on 19).
-//! Strings with hexadecimal floats (`0x1p3`) and non-ASCII digits, which
-//! Java's `parseDouble` / `BigDecimal` accept, are errors here.
+//! Strings with hexadecimal floats (`0x1p3`), which Java's `parseDouble`
+//! accepts, are errors here. To DECIMAL, digits of any script (`"١٢"`) are
+//! read as `new BigDecimal` reads them.
 //!
 //! # Arrow types of the results
 //!
@@ -52,7 +55,8 @@
 //! Decimal128(p, s); CHAR / VARCHAR / STRING: Utf8; DATE: Date32; TIME(p):
 //! Time32(Millisecond) (Java keeps a time in milliseconds whatever its
 //! precision); TIMESTAMP(p): Timestamp(Millisecond) for `p <= 3`,
-//! Microsecond for `p <= 6`, Nanosecond above, without time zone.
+//! Microsecond for `p <= 6`, Nanosecond above, without time zone; BINARY /
+//! VARBINARY / BYTES: Binary.
 
 use super::super::java_text::{
     civil_from_days, days_from_civil, days_in_month, java_double, java_float,
@@ -225,11 +229,7 @@ fn paimon_rule(from: &PaimonType, to: &PaimonType) -> Option<Rule> {
 fn supported(rule: Rule, from: &PaimonType, to: &PaimonType) -> bool {
     let ltz = |t: &PaimonType| matches!(t.root, R::TimestampLtz(_));
     match rule {
-        Rule::ArrayToString
-        | Rule::StringToArray
-        | Rule::StringToBinary
-        | Rule::BinaryToBinary
-        | Rule::BinaryToString => false,
+        Rule::ArrayToString | Rule::StringToArray | Rule::BinaryToString => false,
         Rule::TimestampToNumeric => true,
         _ => !ltz(from) && !ltz(to),
     }
@@ -266,8 +266,9 @@ fn output_type(root: &PaimonTypeRoot) -> DataType {
         R::Date => DataType::Date32,
         R::Time(_) => DataType::Time32(TimeUnit::Millisecond),
         R::Timestamp(p) | R::TimestampLtz(p) => DataType::Timestamp(timestamp_unit(*p), None),
-        // Not reached: check_cast refuses these targets first.
-        R::Binary(_) | R::VarBinary(_) | R::Array(_) => DataType::Null,
+        R::Binary(_) | R::VarBinary(_) => DataType::Binary,
+        // Not reached: check_cast refuses this target first.
+        R::Array(_) => DataType::Null,
     }
 }
 
@@ -344,11 +345,19 @@ pub(crate) fn cast_column(
             R::Int => cx.timestamp_to::<Int32Type>(values, |ms, _| (ms / 1000) as i32),
             _ => cx.timestamp_to::<Int64Type>(values, |ms, _| ms / 1000),
         },
-        Rule::ArrayToString
-        | Rule::StringToArray
-        | Rule::StringToBinary
-        | Rule::BinaryToBinary
-        | Rule::BinaryToString => Err(pair_error(from, to, "is not supported by bitbytes yet")),
+        Rule::StringToBinary => {
+            let strs = Strs::new(values)?;
+            binary_out(values.len(), values.nulls(), to, |i| {
+                strs.value(i).as_bytes()
+            })
+        }
+        Rule::BinaryToBinary => {
+            let bins = binary_values(values)?;
+            binary_out(values.len(), values.nulls(), to, |i| bins(i))
+        }
+        Rule::ArrayToString | Rule::StringToArray | Rule::BinaryToString => {
+            Err(pair_error(from, to, "is not supported by bitbytes yet"))
+        }
     }
 }
 
@@ -634,6 +643,65 @@ fn strings_out(
         bytes.into(),
         nulls.cloned(),
     )?))
+}
+
+/// The bytes of row `i` of a column of any Arrow binary layout.
+fn binary_values<'a>(values: &'a dyn Array) -> Result<impl Fn(usize) -> &'a [u8] + 'a, ArrowError> {
+    enum Bins<'a> {
+        Binary(&'a arrow_array::BinaryArray),
+        Large(&'a arrow_array::LargeBinaryArray),
+        View(&'a arrow_array::BinaryViewArray),
+        Fixed(&'a arrow_array::FixedSizeBinaryArray),
+    }
+    let bins = match values.data_type() {
+        DataType::Binary => Bins::Binary(values.as_binary::<i32>()),
+        DataType::LargeBinary => Bins::Large(values.as_binary::<i64>()),
+        DataType::BinaryView => Bins::View(values.as_binary_view()),
+        DataType::FixedSizeBinary(_) => Bins::Fixed(values.as_fixed_size_binary()),
+        t => {
+            return Err(ArrowError::InvalidArgumentError(format!(
+                "expected a binary column, got {t}"
+            )))
+        }
+    };
+    Ok(move |i| match &bins {
+        Bins::Binary(a) => a.value(i),
+        Bins::Large(a) => a.value(i),
+        Bins::View(a) => a.value(i),
+        Bins::Fixed(a) => a.value(i),
+    })
+}
+
+/// A Binary column of `n` rows: each non-null row's `bytes`, fitted to `to`
+/// as `BinaryStringUtils.toBinaryString`: BINARY(n) cut or padded with zero
+/// bytes to `n` bytes, VARBINARY(n) / BYTES cut to `n` bytes.
+fn binary_out<'b>(
+    n: usize,
+    nulls: Option<&NullBuffer>,
+    to: &PaimonType,
+    bytes: impl Fn(usize) -> &'b [u8],
+) -> Result<ArrayRef, ArrowError> {
+    let (length, pad) = match to.root {
+        R::Binary(n) => (n as usize, true),
+        R::VarBinary(n) => (n as usize, false),
+        _ => unreachable!("a binary target"),
+    };
+    let mut out = arrow_array::builder::BinaryBuilder::new();
+    let mut buf = Vec::new();
+    for i in 0..n {
+        if nulls.is_some_and(|nulls| nulls.is_null(i)) {
+            out.append_null();
+            continue;
+        }
+        let b = bytes(i);
+        buf.clear();
+        buf.extend_from_slice(&b[..b.len().min(length)]);
+        if pad {
+            buf.resize(length, 0);
+        }
+        out.append_value(&buf);
+    }
+    Ok(Arc::new(out.finish()))
 }
 
 // ---------------------------------------------------------------------------
@@ -938,18 +1006,40 @@ fn plain_decimal(v: i128, scale: u8, out: &mut String) {
     }
 }
 
+/// The zeros of the decimal digit runs of the Basic Multilingual Plane
+/// (Unicode general category Nd, each run `zero..=zero + 9`): Java's
+/// `Character.digit(c, 10)` reads these as digits (a Java `char` is a UTF-16
+/// unit, so digits outside the BMP are not digits to it).
+const BMP_DIGIT_ZEROS: [u32; 37] = [
+    0x0030, 0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6,
+    0x0D66, 0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80,
+    0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0,
+    0xFF10,
+];
+
+/// Java's `Character.digit(c, 10)`: the value of a decimal digit of any
+/// script in the BMP (`'٣'` is 3).
+fn java_digit_value(c: char) -> Option<u8> {
+    let c = c as u32;
+    // The last run that starts at or below `c`.
+    let i = BMP_DIGIT_ZEROS.partition_point(|&zero| zero <= c);
+    let zero = *BMP_DIGIT_ZEROS.get(i.checked_sub(1)?)?;
+    (c - zero < 10).then(|| (c - zero) as u8)
+}
+
 /// `new BigDecimal(s)`: `[+-]digits[.digits][(e|E)[+-]digits]`, at least one
-/// digit, nothing else; as (negative, digits, exponent of the last digit).
+/// digit, nothing else; as (negative, ASCII digits, exponent of the last
+/// digit). Digits are those of `Character.digit(c, 10)`, any script's
+/// (`"١٢"` is 12), in the mantissa and the exponent, as Java reads them.
 fn parse_big_decimal(s: &str) -> Result<(bool, String, i64), &'static str> {
-    let bytes = s.as_bytes();
-    let mut i = 0;
-    let negative = match bytes.first() {
-        Some(b'-') => {
-            i = 1;
+    let mut chars = s.chars().peekable();
+    let negative = match chars.peek() {
+        Some('-') => {
+            chars.next();
             true
         }
-        Some(b'+') => {
-            i = 1;
+        Some('+') => {
+            chars.next();
             false
         }
         _ => false,
@@ -957,30 +1047,39 @@ fn parse_big_decimal(s: &str) -> Result<(bool, String, i64), &'static str> {
     let mut digits = String::new();
     let mut fraction = 0i64;
     let mut point = false;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'0'..=b'9' => {
-                digits.push(bytes[i] as char);
+    while let Some(&c) = chars.peek() {
+        match (c, java_digit_value(c)) {
+            (_, Some(d)) => {
+                digits.push(char::from(b'0' + d));
                 if point {
                     fraction += 1;
                 }
             }
-            b'.' if !point => point = true,
+            ('.', None) if !point => point = true,
             _ => break,
         }
-        i += 1;
+        chars.next();
     }
     if digits.is_empty() {
         return Err("not a decimal number");
     }
     let mut exponent = 0i64;
-    if i < bytes.len() {
-        if !matches!(bytes[i], b'e' | b'E') {
+    if let Some(c) = chars.next() {
+        if !matches!(c, 'e' | 'E') {
             return Err("not a decimal number");
         }
-        let e = &s[i + 1..];
-        let body = e.strip_prefix(['+', '-']).unwrap_or(e);
-        if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) {
+        let mut e = String::new();
+        if let Some(&sign @ ('+' | '-')) = chars.peek() {
+            e.push(sign);
+            chars.next();
+        }
+        let mut any = false;
+        for c in chars {
+            let d = java_digit_value(c).ok_or("not a decimal number")?;
+            e.push(char::from(b'0' + d));
+            any = true;
+        }
+        if !any {
             return Err("not a decimal number");
         }
         // Java reads the exponent as an int.

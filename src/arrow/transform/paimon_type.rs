@@ -327,6 +327,12 @@ impl FromStr for PaimonType {
             }
             None => (body.to_string(), None),
         };
+        // Java's type parser reads keywords as tokens: any run of spaces
+        // separates `DOUBLE PRECISION` or `TIMESTAMP WITH LOCAL TIME ZONE`.
+        let name = name
+            .split_whitespace()
+            .collect::<std::vec::Vec<_>>()
+            .join(" ");
         let numbers = |args: Option<&str>| -> Result<std::vec::Vec<u32>, ArrowError> {
             match args {
                 None => Ok(std::vec::Vec::new()),
@@ -379,7 +385,7 @@ impl FromStr for PaimonType {
             "INT" | "INTEGER" => none().map(|_| R::Int)?,
             "BIGINT" => none().map(|_| R::BigInt)?,
             "FLOAT" => none().map(|_| R::Float)?,
-            "DOUBLE" => none().map(|_| R::Double)?,
+            "DOUBLE" | "DOUBLE PRECISION" => none().map(|_| R::Double)?,
             "DECIMAL" | "NUMERIC" | "DEC" => {
                 let (precision, scale) = match args.as_slice() {
                     [] => (10, 0),

@@ -418,6 +418,24 @@ def gen_transforms():
     g.add("cast-shortcircuit-and", two, comp("AND", [a_gt, cast_s]), [[-1, "abc"], [0, None], [1, "5"]])
     g.add("cast-shortcircuit-or", two, comp("OR", [a_gt, cast_s]), [[1, "abc"], [2, None], [-1, "5"]])
     g.add("cast-shortcircuit-and-throws", two, comp("AND", [a_gt, cast_s]), [[1, "abc"]])
+    # Added later (answers of the same revision, appended so earlier ids stay):
+    # STRING to DECIMAL reads every script's BMP digits (Character.digit), in the
+    # exponent too; a digit outside the BMP is two UTF-16 units and not a digit;
+    # an overflow is null (IS_NULL tells it from a value).
+    for v in ["-۱.۵", "１e２", "१२.३४५", "1e١", "١٢٣٤٥٦٧٨٩", "\U0001D7CE", "١x", "٫5", "߁߂"]:
+        tr = {"name": "CAST", "fieldRef": ref(0, "c", "STRING"), "type": "DECIMAL(10, 2)"}
+        g.add("cast-STRING-DECIMAL(10, 2)-digits", [{"name": "c", "type": "STRING"}],
+              leaf("IS_NULL", tr, []), [[v]])
+    # Strings and binaries to BINARY(n) / VARBINARY(n) / BYTES (Java cannot read
+    # binary literals at this revision: only null tests; a null row would make the
+    # whole case Java's NullPointerException, see the -nullrow cases).
+    for src, tgt, rows in [("STRING", "BINARY(3)", [["ab"], ["中文"], [""]]),
+                           ("VARCHAR(5)", "VARBINARY(2)", [["abc"], [""]]),
+                           ("BYTES", "BINARY(4)", [["0102"], [""]]),
+                           ("BINARY(2)", "VARBINARY(1)", [["0a0b"]])]:
+        tr = {"name": "CAST", "fieldRef": ref(0, "c", src), "type": tgt}
+        for fn in ["IS_NOT_NULL", "IS_NULL"]:
+            g.add(f"cast-{src}-{tgt}", [{"name": "c", "type": src}], leaf(fn, tr, []), rows)
     return g
 
 

@@ -289,10 +289,78 @@ fn decimals_round_half_up_and_overflow_to_null() {
         [Some(101), Some(10000), None, Some(-50), Some(50)]
     );
     assert!(cast(&StringArray::from(vec![" 1"]), "STRING", "DECIMAL(5, 2)").is_err());
+    // `new BigDecimal` reads every script's decimal digits (Character.digit),
+    // in the exponent too (Paimon oracle case transforms/1354: '١٢' is 12);
+    // a digit outside the BMP is not one (two UTF-16 units to Java).
+    let s = StringArray::from(vec!["١٢", "-۱.۵", "１e２", "१२.३४५"]);
+    assert_eq!(
+        decimals(&cast(&s, "STRING", "DECIMAL(10, 2)").unwrap()),
+        [Some(1200), Some(-150), Some(10000), Some(1235)]
+    );
+    for bad in ["\u{1D7CE}", "٫5", "1e", "e5", "١x"] {
+        assert!(
+            cast(&StringArray::from(vec![bad]), "STRING", "DECIMAL(5, 2)").is_err(),
+            "{bad}"
+        );
+    }
     let b = arrow_array::BooleanArray::from(vec![true, false]);
     assert_eq!(
         decimals(&cast(&b, "BOOLEAN", "DECIMAL(1, 1)").unwrap()),
         [None, Some(0)]
+    );
+}
+
+#[test]
+fn strings_and_bytes_to_binary() {
+    // BinaryStringUtils.toBinaryString: BINARY(n) cut or zero-padded to n
+    // bytes, VARBINARY(n) cut (Paimon oracle cases transforms/1618..1659).
+    let bins = |a: &ArrayRef| -> Vec<Option<Vec<u8>>> {
+        a.as_binary::<i32>()
+            .iter()
+            .map(|b| b.map(<[u8]>::to_vec))
+            .collect()
+    };
+    let s = StringArray::from(vec![Some("ab"), None, Some("中"), Some("")]);
+    let utf8 = "中".as_bytes().to_vec();
+    assert_eq!(
+        bins(&cast(&s, "STRING", "BYTES").unwrap()),
+        [Some(b"ab".to_vec()), None, Some(utf8.clone()), Some(vec![])]
+    );
+    assert_eq!(
+        bins(&cast(&s, "VARCHAR(5)", "BINARY(3)").unwrap()),
+        [
+            Some(b"ab\0".to_vec()),
+            None,
+            Some(utf8.clone()),
+            Some(vec![0; 3])
+        ]
+    );
+    assert_eq!(
+        bins(&cast(&s, "CHAR(3)", "VARBINARY(2)").unwrap()),
+        [
+            Some(b"ab".to_vec()),
+            None,
+            Some(utf8[..2].to_vec()),
+            Some(vec![])
+        ]
+    );
+    let fixed = arrow_array::FixedSizeBinaryArray::try_from_sparse_iter_with_size(
+        vec![Some(b"xyz"), None, Some(b"abc")].into_iter(),
+        3,
+    )
+    .unwrap()
+    .slice(1, 2);
+    assert_eq!(
+        bins(&cast(&fixed, "BINARY(3)", "BINARY(4)").unwrap()),
+        [None, Some(b"abc\0".to_vec())]
+    );
+    assert_eq!(
+        bins(&cast(&fixed, "BINARY(3)", "VARBINARY(1)").unwrap()),
+        [None, Some(b"a".to_vec())]
+    );
+    assert_eq!(
+        check_cast(&ty("BYTES"), &ty("BINARY(2)")).unwrap(),
+        DataType::Binary
     );
 }
 
