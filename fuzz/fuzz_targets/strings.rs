@@ -9,7 +9,7 @@
 mod string_columns;
 
 use arrow_array::{Array, StringArray};
-use bitbytes::arrow::{string_match, Function, LeafFunction, StringMatch};
+use bitbytes::arrow::{string_match, Function, StringMatch};
 use libfuzzer_sys::fuzz_target;
 use string_columns::{layouts, oracle};
 
