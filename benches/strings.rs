@@ -11,9 +11,11 @@
 //! - lengths `paths`: `https://…` paths of 24-64 bytes, literal a 30-byte
 //!   host prefix, a `.html` suffix, a `/img/` infix or a whole path;
 //! - mix `few`: 1% of the rows are made to match; `many`: 50%;
-//! - layouts Utf8 and Utf8View (LargeUtf8 runs the Utf8 code).
+//! - layouts Utf8, LargeUtf8 and Utf8View.
 
-use arrow_array::{Array, ArrayRef, BooleanArray, Datum, Scalar, StringArray, StringViewArray};
+use arrow_array::{
+    Array, ArrayRef, BooleanArray, Datum, LargeStringArray, Scalar, StringArray, StringViewArray,
+};
 use arrow_schema::ArrowError;
 use bitbytes::arrow::{string_match, StringMatch};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -117,6 +119,7 @@ fn bench(c: &mut Criterion) {
                 let rows = rows(test, paths, percent);
                 let lit = literal(test, paths);
                 let utf8: ArrayRef = Arc::new(StringArray::from_iter_values(&rows));
+                let large: ArrayRef = Arc::new(LargeStringArray::from_iter_values(&rows));
                 let view: ArrayRef = Arc::new(StringViewArray::from_iter_values(&rows));
                 drop(rows);
                 let lengths = if paths { "paths" } else { "short" };
@@ -127,6 +130,11 @@ fn bench(c: &mut Criterion) {
                         "Utf8",
                         &utf8,
                         Arc::new(StringArray::from(vec![lit])) as ArrayRef,
+                    ),
+                    (
+                        "LargeUtf8",
+                        &large,
+                        Arc::new(LargeStringArray::from(vec![lit])) as ArrayRef,
                     ),
                     (
                         "Utf8View",

@@ -7,9 +7,13 @@
 //!
 //! - **Utf8 / LargeUtf8**: the lengths come from the offsets first (`=`
 //!   wants the literal's length, the prefix and suffix tests at least it), a
-//!   whole word of 64 rows at a time, which LLVM vectorises. Each candidate
-//!   then compares its first (or last) 8 bytes with the literal's as one
-//!   masked `u64` load, and only the survivors compare the rest. A load
+//!   whole word of 64 rows at a time (AVX2 where the CPU has it: a
+//!   subtraction, compare and `movemask` per 8 rows; else a loop LLVM
+//!   vectorises). Then the first (or last) 8 bytes are compared with the
+//!   literal's as one masked `u64` load: for all 64 rows branch-free when
+//!   the rows are short (and, for `=`, at least 8 are candidates) and
+//!   always for EndsWith, else for each candidate; only the survivors
+//!   compare the rest. A load
 //!   never reads outside the values buffer: a buffer imported through the C
 //!   Data Interface has no padding, so a prefix load that would run past the
 //!   end (the last rows) and a suffix load that would start before the
@@ -18,7 +22,10 @@
 //!   a string of at most 12 bytes whole. StartsWith with a prefix of at most
 //!   4 bytes is decided from the view alone; longer prefixes of inline
 //!   strings from the view, out-of-line candidates from the data buffer.
-//!   EndsWith reads the bytes of the rows long enough only. `=` and Contains
+//!   EndsWith with a suffix of at most 8 bytes compares the 8 view bytes
+//!   ending where an inline string ends (branch-free over a word of mostly
+//!   inline rows) and the last 8 bytes of out-of-line candidates; longer
+//!   suffixes read the bytes of the rows long enough only. `=` and Contains
 //!   on views run arrow-rs's kernels (arrow-ord `eq`, arrow-string
 //!   `contains`): ours measured slower there (docs/strings.md).
 //! - **Contains** over Utf8 / LargeUtf8 searches the values buffer once with
@@ -266,19 +273,25 @@ fn suffix_eq(values: &[u8], end: usize, lit: &[u8], ends: &Ends) -> bool {
     }
 }
 
-/// The bits of rows `base..base + k` whose length (from the offsets)
-/// passes `f`: one subtraction and compare per row, vectorised for whole
-/// words.
+/// The bits of rows `base..base + k` whose length (from the offsets) is `l`
+/// (`at_least`: at least `l`). A whole word runs in AVX2 when `AVX2` (the
+/// caller checked the CPU), else as one subtraction and compare per row.
 #[inline(always)]
-fn len_mask<O: OffsetSizeTrait>(
+fn len_mask<O: Offset, const AVX2: bool>(
     offsets: &[O],
     base: usize,
     k: usize,
-    f: impl Fn(O) -> bool,
+    l: O,
+    at_least: bool,
 ) -> u64 {
+    let f = |n: O| if at_least { n >= l } else { n == l };
     let mut m = 0u64;
     if k == 64 {
         let w: &[O; 65] = offsets[base..base + 65].try_into().expect("65 offsets");
+        #[cfg(target_arch = "x86_64")]
+        if AVX2 {
+            return O::len_mask_avx2(w, l, at_least);
+        }
         for j in 0..64 {
             m |= u64::from(f(w[j + 1] - w[j])) << j;
         }
@@ -290,10 +303,47 @@ fn len_mask<O: OffsetSizeTrait>(
     m
 }
 
+/// The bits of the 64 rows starting at the offsets `w[..64]` whose first 8
+/// bytes, under the literal's head mask, are the literal's: one load and
+/// compare per row, no branch. The caller checked `w[64] + 8 <=
+/// values.len()`, so no load leaves the buffer.
+#[inline(always)]
+fn head_bits<O: Offset>(w: &[O; 65], values: &[u8], ends: &Ends) -> u64 {
+    let mut m = 0u64;
+    for (j, s) in w[..64].iter().enumerate() {
+        let s = s.as_usize();
+        m |= u64::from(load(&values[s..s + 8]) & ends.head_mask == ends.head) << j;
+    }
+    m
+}
+
+/// The bits of the 64 rows ending at the offsets `w[1..]` whose last 8
+/// bytes, under the literal's tail mask, are the literal's. The caller
+/// checked `w[0] >= 8`, so no load starts before the buffer.
+#[inline(always)]
+fn tail_bits<O: Offset>(w: &[O; 65], values: &[u8], ends: &Ends) -> u64 {
+    let mut m = 0u64;
+    for (j, e) in w[1..].iter().enumerate() {
+        let e = e.as_usize();
+        m |= u64::from(load(&values[e - 8..e]) & ends.tail_mask == ends.tail) << j;
+    }
+    m
+}
+
+/// Below this many candidates in a word `=` compares them one by one
+/// (branching on each); from it on, all 64 rows branch-free.
+const DENSE: u32 = 8;
+
+/// The branch-free head compare of `=` and StartsWith pays for words whose
+/// 64 rows hold at most this many bytes (16 a row on average); over longer
+/// rows (24-64-byte paths) comparing the candidates one by one measured
+/// faster (each row's head is its own cache line there).
+const SHORT_WORD: usize = 64 * 16;
+
 /// `=`, StartsWith, EndsWith or Contains over offsets and values: the
 /// offsets of the (possibly sliced) rows, `len + 1` of them, and the whole
 /// values buffer they index.
-fn offsets_kernel<O: OffsetSizeTrait>(
+fn offsets_kernel<O: Offset>(
     offsets: &[O],
     values: &[u8],
     test: StringMatch,
@@ -306,29 +356,203 @@ fn offsets_kernel<O: OffsetSizeTrait>(
     if lit.is_empty() && test != StringMatch::Equal {
         return BooleanBuffer::new_set(len);
     }
-    let Some(l) = O::from_usize(lit.len()) else {
+    if O::from_usize(lit.len()).is_none() {
         // Longer than any row can be.
         return BooleanBuffer::new_unset(len);
-    };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { offsets_words_avx2(offsets, values, test, lit) };
+    }
+    offsets_words::<O, false>(offsets, values, test, lit)
+}
+
+/// [`offsets_words`] compiled for AVX2.
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn offsets_words_avx2<O: Offset>(
+    offsets: &[O],
+    values: &[u8],
+    test: StringMatch,
+    lit: &[u8],
+) -> BooleanBuffer {
+    offsets_words::<O, true>(offsets, values, test, lit)
+}
+
+/// The kernel (`lit` fits `O`, and is not empty but for `=`). `=`,
+/// StartsWith and EndsWith go a word of 64 rows at a time: the length test
+/// first, then the first or last 8 bytes of the candidates, then the rest
+/// of the survivors'.
+#[inline(always)]
+fn offsets_words<O: Offset, const AVX2: bool>(
+    offsets: &[O],
+    values: &[u8],
+    test: StringMatch,
+    lit: &[u8],
+) -> BooleanBuffer {
+    let len = offsets.len() - 1;
+    let l = O::usize_as(lit.len());
     let ends = Ends::new(lit);
     let start = |i: usize| offsets[i].as_usize();
-    match test {
-        StringMatch::Equal if lit.is_empty() => {
-            words(len, |base, k| len_mask(offsets, base, k, |n| n == l))
+    // The whole word of rows `base..base + 64` when its rows are short
+    // and its 8-byte head loads stay inside the values buffer.
+    let heads_fit = |base: usize, k: usize| -> Option<&[O; 65]> {
+        let w: &[O; 65] = offsets.get(base..base + 65)?.try_into().ok()?;
+        let (first, end) = (w[0].as_usize(), w[64].as_usize());
+        (k == 64 && end + 8 <= values.len() && end - first <= SHORT_WORD).then_some(w)
+    };
+    // The survivors of the first 8 bytes compare the rest.
+    let rest = |base: usize, m: u64| -> u64 {
+        if lit.len() <= 8 {
+            return m;
         }
+        refine(m, |j| {
+            let s = start(base + j);
+            eq_bytes(&values[s + 8..s + lit.len()], &lit[8..])
+        })
+    };
+    match test {
+        StringMatch::Equal if lit.is_empty() => words(len, |base, k| {
+            len_mask::<O, AVX2>(offsets, base, k, l, false)
+        }),
         StringMatch::Equal => words(len, |base, k| {
-            let m = len_mask(offsets, base, k, |n| n == l);
-            refine(m, |j| prefix_eq(values, start(base + j), lit, &ends))
+            let m = len_mask::<O, AVX2>(offsets, base, k, l, false);
+            match heads_fit(base, k) {
+                Some(w) if m.count_ones() >= DENSE => rest(base, m & head_bits(w, values, &ends)),
+                _ => refine(m, |j| prefix_eq(values, start(base + j), lit, &ends)),
+            }
         }),
         StringMatch::StartsWith => words(len, |base, k| {
-            let m = len_mask(offsets, base, k, |n| n >= l);
-            refine(m, |j| prefix_eq(values, start(base + j), lit, &ends))
+            let m = len_mask::<O, AVX2>(offsets, base, k, l, true);
+            match heads_fit(base, k) {
+                Some(w) if m != 0 => rest(base, m & head_bits(w, values, &ends)),
+                _ => refine(m, |j| prefix_eq(values, start(base + j), lit, &ends)),
+            }
         }),
         StringMatch::EndsWith => words(len, |base, k| {
-            let m = len_mask(offsets, base, k, |n| n >= l);
-            refine(m, |j| suffix_eq(values, start(base + j + 1), lit, &ends))
+            let m = len_mask::<O, AVX2>(offsets, base, k, l, true);
+            let w = offsets
+                .get(base..base + 65)
+                .and_then(|w| <&[O; 65]>::try_from(w).ok())
+                .filter(|w| k == 64 && w[0].as_usize() >= 8);
+            match w {
+                Some(w) if m != 0 => {
+                    let m = m & tail_bits(w, values, &ends);
+                    if lit.len() <= 8 {
+                        return m;
+                    }
+                    refine(m, |j| {
+                        let e = start(base + j + 1);
+                        eq_bytes(&values[e - lit.len()..e - 8], &lit[..lit.len() - 8])
+                    })
+                }
+                _ => refine(m, |j| suffix_eq(values, start(base + j + 1), lit, &ends)),
+            }
         }),
         StringMatch::Contains => contains_offsets(offsets, values, lit),
+    }
+}
+
+/// The offsets of a Utf8 (`i32`) or LargeUtf8 (`i64`) array, with the length
+/// test of a whole word of rows in AVX2 where the CPU has it.
+trait Offset: OffsetSizeTrait {
+    /// The bits of rows `0..64` whose length `w[j + 1] - w[j]` is `l`
+    /// (`at_least`: at least `l`), in AVX2. `l` is at least 1.
+    #[cfg(target_arch = "x86_64")]
+    fn len_mask_avx2(w: &[Self; 65], l: Self, at_least: bool) -> u64;
+}
+
+impl Offset for i32 {
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn len_mask_avx2(w: &[i32; 65], l: i32, at_least: bool) -> u64 {
+        // SAFETY: only called from `offsets_kernel_avx2`, whose caller
+        // checked that the CPU has AVX2.
+        unsafe { x86::len_mask_i32(w, l, at_least) }
+    }
+}
+
+impl Offset for i64 {
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn len_mask_avx2(w: &[i64; 65], l: i64, at_least: bool) -> u64 {
+        // SAFETY: as for `i32`.
+        unsafe { x86::len_mask_i64(w, l, at_least) }
+    }
+}
+
+/// The AVX2 length tests: two unaligned loads of the offsets (shifted by
+/// one), a subtraction, a compare and a `movemask` per 8 (`i32`) or 4
+/// (`i64`) rows.
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use core::arch::x86_64::*;
+
+    /// See [`Offset::len_mask_avx2`](super::Offset::len_mask_avx2).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn len_mask_i32(w: &[i32; 65], l: i32, at_least: bool) -> u64 {
+        let want = _mm256_set1_epi32(if at_least { l - 1 } else { l });
+        let p = w.as_ptr();
+        let mut m = 0u64;
+        for c in 0..8 {
+            // SAFETY: lanes 8c..8c + 9 <= 65 of `w`.
+            let (a, b) = unsafe {
+                (
+                    _mm256_loadu_si256(p.add(8 * c).cast()),
+                    _mm256_loadu_si256(p.add(8 * c + 1).cast()),
+                )
+            };
+            let n = _mm256_sub_epi32(b, a);
+            let hit = if at_least {
+                _mm256_cmpgt_epi32(n, want)
+            } else {
+                _mm256_cmpeq_epi32(n, want)
+            };
+            let bits = _mm256_movemask_ps(_mm256_castsi256_ps(hit)) as u32 as u64;
+            m |= bits << (8 * c);
+        }
+        m
+    }
+
+    /// See [`Offset::len_mask_avx2`](super::Offset::len_mask_avx2).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn len_mask_i64(w: &[i64; 65], l: i64, at_least: bool) -> u64 {
+        let want = _mm256_set1_epi64x(if at_least { l - 1 } else { l });
+        let p = w.as_ptr();
+        let mut m = 0u64;
+        for c in 0..16 {
+            // SAFETY: lanes 4c..4c + 5 <= 65 of `w`.
+            let (a, b) = unsafe {
+                (
+                    _mm256_loadu_si256(p.add(4 * c).cast()),
+                    _mm256_loadu_si256(p.add(4 * c + 1).cast()),
+                )
+            };
+            let n = _mm256_sub_epi64(b, a);
+            let hit = if at_least {
+                _mm256_cmpgt_epi64(n, want)
+            } else {
+                _mm256_cmpeq_epi64(n, want)
+            };
+            let bits = _mm256_movemask_pd(_mm256_castsi256_pd(hit)) as u32 as u64;
+            m |= bits << (4 * c);
+        }
+        m
     }
 }
 
@@ -394,6 +618,18 @@ fn out_of_line(v: u128, buffers: &[Buffer]) -> &[u8] {
     let buffer = (v >> 64) as u32 as usize;
     let offset = (v >> 96) as u32 as usize;
     &buffers[buffer].as_slice()[offset..offset + n]
+}
+
+/// The 8 bytes of view `v` that end where its inline string of `n <= 12`
+/// bytes ends (the low bytes zero when `n < 4`).
+#[inline(always)]
+fn inline_tail(v: u128, n: usize) -> u64 {
+    let end = 4 + n.min(INLINE);
+    if end >= 8 {
+        (v >> (8 * (end - 8))) as u64
+    } else {
+        (v << (8 * (8 - end))) as u64
+    }
 }
 
 /// The longest string a view holds inline.
@@ -479,6 +715,40 @@ fn view_kernel(
                 })
             })
         }
+        StringMatch::EndsWith if l <= 8 => {
+            // Inline rows are decided by the 8 view bytes ending where
+            // their string ends, out-of-line rows by the 8 bytes ending
+            // where theirs does in the data buffer. A word of mostly inline
+            // rows decides them all branch-free and visits the out-of-line
+            // candidates; a word of mostly out-of-line rows goes row by row
+            // (the branch between the two cases predictable there).
+            let lit_len = l as u32;
+            let outer = |v: u128| {
+                let s = out_of_line(v, buffers);
+                suffix_eq(s, s.len(), lit, &ends)
+            };
+            words(len, |base, k| {
+                let outside = view_mask(views, base, k, |v| view_len(v) > INLINE);
+                if outside.count_ones() > 32 {
+                    return view_mask(views, base, k, |v| {
+                        let n = view_len(v);
+                        if n < l {
+                            false
+                        } else if n <= INLINE {
+                            inline_tail(v, n) & ends.tail_mask == ends.tail
+                        } else {
+                            outer(v)
+                        }
+                    });
+                }
+                let m = view_mask(views, base, k, |v| {
+                    (v as u32 >= lit_len)
+                        & (inline_tail(v, view_len(v)) & ends.tail_mask == ends.tail)
+                });
+                let candidates = view_mask(views, base, k, |v| v as u32 >= lit_len) & outside;
+                m & !outside | refine(candidates, |j| outer(views[base + j]))
+            })
+        }
         StringMatch::EndsWith => {
             long_enough(views, buffers, l, |s| suffix_eq(s, s.len(), lit, &ends))
         }
@@ -506,4 +776,82 @@ fn long_enough(
             }
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The portable word loop and the AVX2 one (where the CPU has it) give
+    /// the same bits as a row-by-row compare, on rows of every length mix
+    /// around the 8-byte head and the literal, with the last rows ending at
+    /// the buffer's end (no padding).
+    #[test]
+    fn portable_and_avx2_agree_with_rows() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for lit in ["", "a", "ab", "abcdefgh", "abcdefghi", "abcdefghijklmnopq"] {
+            let lit = lit.as_bytes();
+            let mut offsets = vec![0i64];
+            let mut values = Vec::new();
+            for i in 0..300 {
+                let n = (next() % 40) as usize;
+                let keep = n.min(lit.len());
+                match i % 3 {
+                    0 => values.extend_from_slice(&lit[..keep]),
+                    1 => values.extend_from_slice(&lit[lit.len() - keep..]),
+                    _ => {}
+                }
+                let have = values.len() - *offsets.last().unwrap() as usize;
+                values.extend((have..n).map(|_| b'a' + (next() % 3) as u8));
+                offsets.push(values.len() as i64);
+            }
+            values.shrink_to_fit();
+            let small: Vec<i32> = offsets.iter().map(|&o| o as i32).collect();
+            for test in StringMatch::ALL {
+                if lit.is_empty() && test != StringMatch::Equal {
+                    // Answered before the word loop (every row).
+                    continue;
+                }
+                let row = |i: usize| &values[offsets[i] as usize..offsets[i + 1] as usize];
+                let want: Vec<bool> = (0..300)
+                    .map(|i| match test {
+                        StringMatch::Equal => row(i) == lit,
+                        StringMatch::StartsWith => row(i).starts_with(lit),
+                        StringMatch::EndsWith => row(i).ends_with(lit),
+                        StringMatch::Contains => row(i).windows(lit.len()).any(|w| w == lit),
+                    })
+                    .collect();
+                for from in [0, 5] {
+                    let portable =
+                        offsets_words::<i64, false>(&offsets[from..], &values, test, lit);
+                    let portable32 =
+                        offsets_words::<i32, false>(&small[from..], &values, test, lit);
+                    assert_eq!(
+                        portable.iter().collect::<Vec<_>>(),
+                        want[from..],
+                        "{test:?} {lit:?}"
+                    );
+                    assert_eq!(portable, portable32);
+                    #[cfg(target_arch = "x86_64")]
+                    if std::is_x86_feature_detected!("avx2") {
+                        // SAFETY: the CPU has AVX2.
+                        let (a, b) = unsafe {
+                            (
+                                offsets_words_avx2(&offsets[from..], &values, test, lit),
+                                offsets_words_avx2(&small[from..], &values, test, lit),
+                            )
+                        };
+                        assert_eq!(a, portable, "{test:?} {lit:?}");
+                        assert_eq!(b, portable, "{test:?} {lit:?}");
+                    }
+                }
+            }
+        }
+    }
 }
