@@ -68,7 +68,10 @@ fuzz_target!(|data: &[u8]| {
     let offset = offset.min(rows.len());
     for (name, column) in layouts(&rows) {
         let sliced = column.slice(offset, rows.len() - offset);
-        for (column, rows) in [(column.as_ref(), &rows[..]), (sliced.as_ref(), &rows[offset..])] {
+        for (column, rows) in [
+            (column.as_ref(), &rows[..]),
+            (sliced.as_ref(), &rows[offset..]),
+        ] {
             for test in StringMatch::ALL {
                 let bits = string_match(column, test, &lit).unwrap();
                 assert_eq!(bits.len(), rows.len());
