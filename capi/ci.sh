@@ -110,7 +110,7 @@ if ! cmp -s "$req" "$venv/bitbytes-requirements.txt" ||
   ! "$venv/bin/python" -c "import pyarrow, pyarrow.cffi" >/dev/null 2>&1; then
   rm -rf "$venv"
   python3 -m venv "$venv"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$req"
+  "$venv/bin/python" -m pip install --quiet --no-cache-dir --disable-pip-version-check -r "$req"
   cp "$req" "$venv/bitbytes-requirements.txt"
 fi
 "$venv/bin/python" capi/tests/test_pyarrow.py "$lib_so"
