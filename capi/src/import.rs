@@ -8,8 +8,9 @@
 //! [`check_array`] therefore walk each struct first, alongside its type, and
 //! turn every inconsistency the structs themselves show into an error; what
 //! only the buffers' contents can show (offsets, UTF-8, dictionary keys,
-//! null counts, child lengths) is checked by arrow-rs'
-//! `ArrayData::validate_full` after the import, before any value is read.
+//! null counts, child lengths) is checked after the import, before any value
+//! is read, by `validate::validate`: our own checks for string and binary
+//! columns, arrow-rs' `ArrayData::validate_full` for the rest.
 
 use crate::arrow::{ArrowArray, ArrowSchema};
 use crate::status::Status;
@@ -386,7 +387,7 @@ unsafe extern "C" fn release_nothing(array: *mut FFI_ArrowArray) {
 }
 
 /// Imports a checked array of `data_type` without taking ownership, and
-/// validates its data in full.
+/// validates its data in full (`validate::validate`).
 ///
 /// Why borrowing is sound: arrow-rs' `from_ffi_and_data_type` takes an
 /// `FFI_ArrowArray` by value and calls its `release` when the last buffer
@@ -432,7 +433,7 @@ pub(crate) unsafe fn import(
     // are the caller's promise (bitbytes.h).
     let data = unsafe { from_ffi_and_data_type(copy, data_type.clone()) }
         .map_err(|e| fail(Status::ArrowStructure, format!("{path}: {e}")))?;
-    data.validate_full()
+    crate::validate::validate(&data)
         .map_err(|e| fail(Status::ArrowData, format!("{path}: {e}")))?;
     Ok(make_array(data))
 }
