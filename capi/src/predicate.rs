@@ -11,8 +11,8 @@
 use crate::arrow::{ArrowArray, ArrowSchema};
 use crate::ffi::{guard, input, output, output_ref, set_last_error};
 use crate::import::{
-    check_array, check_no_null_rows, fail, import, offset_length, schema_children, schema_metadata,
-    schema_name, schema_type, Failure,
+    check_array, check_no_null_rows, check_struct_schema, checked_schema_type, fail, import,
+    offset_length, schema_children, schema_metadata, schema_name, schema_type, Failure, Path,
 };
 use crate::status::Status;
 use arrow_array::cast::AsArray;
@@ -79,7 +79,7 @@ unsafe fn required<'a, T>(ptr: *const T, name: &str) -> Result<&'a T, Failure> {
 /// `schema` follows the C Data Interface.
 unsafe fn struct_fields(schema: &ArrowSchema, name: &str) -> Result<Fields, Failure> {
     // SAFETY: forwarded.
-    match unsafe { schema_type(schema, name) }? {
+    match unsafe { schema_type(schema, &name) }? {
         DataType::Struct(fields) => Ok(fields),
         other => Err(fail(
             Status::ArrowStructure,
@@ -232,20 +232,23 @@ unsafe fn import_batch(
     batch: &ArrowArray,
     schema: &ArrowSchema,
 ) -> Result<RecordBatch, Failure> {
-    // Checks the whole schema tree (cheap: no metadata is read) and that it
-    // is a struct.
+    // Checks the whole schema tree (released structs, NULL or non-UTF-8
+    // strings, children) and that it is a struct, without converting it:
+    // only the columns the predicate reads get a type, below.
     // SAFETY: forwarded.
-    let fields = unsafe { struct_fields(schema, "schema") }?;
+    unsafe { check_struct_schema(schema, &"schema") }?;
+    let n_fields = schema.n_children as usize;
     // SAFETY: forwarded; a struct array's own structure (one buffer, one
     // child per field) is checked here, the children below, one by one.
-    unsafe { check_shallow_struct(batch, fields.len(), "batch") }?;
+    unsafe { check_shallow_struct(batch, n_fields, &"batch") }?;
     // SAFETY: checked as a struct just above.
-    unsafe { check_no_null_rows(batch, "batch") }?;
-    let (offset, length) = offset_length(batch, "batch")?;
+    unsafe { check_no_null_rows(batch, &"batch") }?;
+    let (offset, length) = offset_length(batch, &"batch")?;
     let mut columns: Vec<ArrayRef> = Vec::with_capacity(p.columns.len());
     let mut same_types = true;
     for (name, want) in &p.columns {
-        // SAFETY: `schema` passed `check_schema` through `struct_fields`.
+        // SAFETY: `schema` passed `check_schema` through
+        // `check_struct_schema`.
         let index = unsafe { schema_children(schema) }
             .position(|child| {
                 // SAFETY: as above.
@@ -258,22 +261,29 @@ unsafe fn import_batch(
                     format!("the predicate reads field `{name}`, which the batch's schema does not have"),
                 )
             })?;
-        let got = fields[index].data_type();
-        if value_type(got) != value_type(want) {
+        // SAFETY: `check_schema` saw `children` holding `n_children`
+        // non-NULL pointers, each a checked schema.
+        let got = unsafe {
+            checked_schema_type(
+                &**schema.children.add(index),
+                &Path::Child(&"schema", index),
+            )
+        }?;
+        if value_type(&got) != value_type(want) {
             return Err(fail(
                 Status::SchemaMismatch,
                 format!("field `{name}` has type {got} in the batch, {want} in the schema the predicate was parsed against"),
             ));
         }
-        same_types &= got == want;
-        let path = format!("batch column `{name}`");
+        same_types &= got == *want;
+        let path = Path::Column(name);
         // SAFETY: `check_shallow_struct` saw `children` holding
         // `n_children` non-NULL pointers.
         let child = unsafe { &**batch.children.add(index) };
         // SAFETY: forwarded.
-        unsafe { check_array(child, got, &path, 1) }?;
+        unsafe { check_array(child, &got, &path, 1) }?;
         // SAFETY: checked; buffer sizes are the caller's promise.
-        let column = unsafe { import(child, got, &path) }?;
+        let column = unsafe { import(child, &got, &path) }?;
         // A struct's offset applies to its children.
         if column.len() < offset + length {
             return Err(fail(
@@ -313,7 +323,11 @@ unsafe fn import_batch(
 /// # Safety
 ///
 /// `array` is a live C Data Interface array.
-unsafe fn check_shallow_struct(array: &ArrowArray, n: usize, path: &str) -> Result<(), Failure> {
+unsafe fn check_shallow_struct(
+    array: &ArrowArray,
+    n: usize,
+    path: &dyn core::fmt::Display,
+) -> Result<(), Failure> {
     if array.release.is_none() {
         return Err(fail(
             Status::ArrowReleased,
@@ -504,11 +518,11 @@ unsafe fn import_stats(
     let fields = unsafe { struct_fields(schema, "stats_schema") }?;
     let data_type = DataType::Struct(fields.clone());
     // SAFETY: forwarded.
-    unsafe { check_array(stats, &data_type, "stats", 0) }?;
+    unsafe { check_array(stats, &data_type, &"stats", 0) }?;
     // SAFETY: checked as a struct.
-    unsafe { check_no_null_rows(stats, "stats") }?;
+    unsafe { check_no_null_rows(stats, &"stats") }?;
     // SAFETY: checked; buffer sizes are the caller's promise.
-    let array = unsafe { import(stats, &data_type, "stats") }?;
+    let array = unsafe { import(stats, &data_type, &"stats") }?;
     let array: &StructArray = array.as_struct();
     let row_count = array.column_by_name("row_count").ok_or_else(|| {
         layout("no child \"row_count\" (uint64, the containers' row counts)".into())
@@ -547,7 +561,8 @@ unsafe fn import_stats(
             }
         }
         // SAFETY: `schema` passed `check_schema`.
-        let metadata = unsafe { schema_metadata(children[i], &format!("stats_schema.{name}")) }?;
+        let metadata =
+            unsafe { schema_metadata(children[i], &format_args!("stats_schema.{name}")) }?;
         let flag = |key: &str| match metadata.get(key).map(String::as_str) {
             None | Some("false") => Ok(false),
             Some("true") => Ok(true),
