@@ -105,10 +105,7 @@ fn offsets_and_bytes<O: ArrowNativeTypeOp + Ord + core::fmt::Display>(
     // Non-decreasing and within [0, values.len()]: with the first offset at
     // least 0 and the last at most the length, non-decreasing is enough.
     // (Branch-free, so that the loop vectorizes.)
-    let non_decreasing = offsets[..len]
-        .iter()
-        .zip(&offsets[1..])
-        .fold(true, |ok, (a, b)| ok & (a <= b));
+    let non_decreasing = non_decreasing(offsets);
     let (first, last) = (offsets[0], offsets[len]);
     let in_range = first >= O::ZERO && last.to_usize().is_some_and(|l| l <= values.len());
     if !(non_decreasing && in_range) {
@@ -119,7 +116,7 @@ fn offsets_and_bytes<O: ArrowNativeTypeOp + Ord + core::fmt::Display>(
     }
     let first = first.as_usize();
     let span = &values[first..last.as_usize()];
-    if span.is_ascii() {
+    if all_ascii(span) {
         // Every byte is a character: valid UTF-8, every offset a boundary.
         return Ok(());
     }
@@ -150,6 +147,67 @@ fn offsets_and_bytes<O: ArrowNativeTypeOp + Ord + core::fmt::Display>(
     }
     Ok(())
 }
+
+/// Whether `offsets` never decrease: branch-free over blocks, so that the
+/// compiler vectorizes the comparisons (with AVX2 when the CPU has it).
+fn non_decreasing<O: Ord>(offsets: &[O]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        return unsafe { non_decreasing_avx2(offsets) };
+    }
+    non_decreasing_body(offsets)
+}
+
+/// [`non_decreasing_body`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn non_decreasing_avx2<O: Ord>(offsets: &[O]) -> bool {
+    non_decreasing_body(offsets)
+}
+
+/// See [`non_decreasing`].
+#[inline(always)]
+fn non_decreasing_body<O: Ord>(offsets: &[O]) -> bool {
+    let Some((_, rest)) = offsets.split_first() else {
+        return true;
+    };
+    offsets
+        .chunks(BLOCK)
+        .zip(rest.chunks(BLOCK))
+        .all(|(a, b)| a.iter().zip(b).fold(true, |ok, (x, y)| ok & (x <= y)))
+}
+
+/// Whether every byte is below 0x80: an OR over blocks, which the compiler
+/// vectorizes (with AVX2 when the CPU has it; std's `is_ascii` goes a word
+/// at a time).
+fn all_ascii(bytes: &[u8]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        return unsafe { all_ascii_avx2(bytes) };
+    }
+    all_ascii_body(bytes)
+}
+
+/// [`all_ascii_body`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn all_ascii_avx2(bytes: &[u8]) -> bool {
+    all_ascii_body(bytes)
+}
+
+/// See [`all_ascii`].
+#[inline(always)]
+fn all_ascii_body(bytes: &[u8]) -> bool {
+    bytes
+        .chunks(BLOCK)
+        .all(|block| block.iter().fold(0u8, |acc, &b| acc | b) < 0x80)
+}
+
+/// The items a branch-free block of [`non_decreasing`] and [`all_ascii`]
+/// covers before its verdict is read.
+const BLOCK: usize = 512;
 
 /// The first offset out of `[0, limit]` or smaller than the one before.
 fn bad_offset<O: ArrowNativeTypeOp + Ord + core::fmt::Display>(
