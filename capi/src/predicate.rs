@@ -1041,6 +1041,76 @@ mod tests {
         assert!(!array.is_released());
     }
 
+    /// The string checks of `validate.rs` through the C entry point: invalid
+    /// UTF-8, an offset inside a character and decreasing offsets are
+    /// ARROW_DATA naming the column, nothing written; a column sliced past
+    /// its bad bytes (its own offset) passes.
+    #[test]
+    fn string_data_errors_through_the_c_entry_point() {
+        let s: ArrayRef = Arc::new(StringArray::from(vec!["ab", "é€", "cd", "xy"]));
+        let x: ArrayRef = Arc::new(Int32Array::from(vec![1, 2, 3, 4]));
+        let b = RecordBatch::try_from_iter([("x", x), ("s", s)]).unwrap();
+        let (array, schema) = export(&b);
+        let p = parse(&leaf(1, "s", "STRING", "STARTS_WITH", r#""c""#), &schema).unwrap();
+        // SAFETY: the exported struct as the C layout (same repr(C) struct).
+        let base = unsafe { &*c_array(&array) };
+        // SAFETY: the export has 2 children.
+        let col = unsafe { &**base.children.add(1) };
+        assert_eq!(col.n_buffers, 3);
+        let good_offsets = [0i32, 2, 7, 9, 11];
+        let good_data = "abé€cdxy".as_bytes().to_vec();
+        // `s` over these offsets and bytes, the column at `col_offset` with
+        // `rows` rows (the batch too).
+        let run = |offsets: &[i32], data: &[u8], col_offset: i64, rows: i64| {
+            // SAFETY: 3 buffers (checked above).
+            let validity = unsafe { *col.buffers };
+            let mut bufs = [validity, offsets.as_ptr().cast(), data.as_ptr().cast()];
+            let mut s_col = ArrowArray { ..*col };
+            s_col.buffers = bufs.as_mut_ptr();
+            s_col.offset = col_offset;
+            s_col.length = rows;
+            let mut kids: Vec<*mut ArrowArray> = vec![
+                // SAFETY: the export has 2 children.
+                unsafe { *base.children },
+                &mut s_col,
+            ];
+            let mut top = ArrowArray { ..*base };
+            top.children = kids.as_mut_ptr();
+            top.length = rows;
+            let mut out = vec![7u8; rows as usize];
+            // SAFETY: live structs, `out` holds `rows` bytes.
+            let rc = unsafe {
+                bitbytes_predicate_test(p, &top, c_schema(&schema), out.as_mut_ptr(), out.len())
+            };
+            (rc, out, last_error())
+        };
+        assert_eq!(run(&good_offsets, &good_data, 0, 4).0, 0);
+        let mut bad_data = good_data.clone();
+        bad_data[4] = 0xFF; // the second byte of "é"
+        let (rc, out, msg) = run(&good_offsets, &bad_data, 0, 4);
+        assert_eq!(rc, Status::ArrowData.code(), "{msg}");
+        assert!(
+            msg.contains("`s`") && msg.contains("Invalid UTF8 sequence at string index 1"),
+            "{msg}"
+        );
+        assert_eq!(out, [7; 4]);
+        // Offset 2 at 5, inside "€" (bytes 4..7): valid bytes, split strings.
+        let (rc, out, msg) = run(&[0, 2, 5, 9, 11], &good_data, 0, 4);
+        assert_eq!(rc, Status::ArrowData.code(), "{msg}");
+        assert!(msg.contains("inside a multi-byte character"), "{msg}");
+        assert_eq!(out, [7; 4]);
+        let (rc, _, msg) = run(&[0, 2, 10, 9, 11], &good_data, 0, 4);
+        assert_eq!(rc, Status::ArrowData.code(), "{msg}");
+        assert!(msg.contains("non-monotonic offsets"), "{msg}");
+        // The column sliced to "cd", "xy": the bad byte is out of its range.
+        let (rc, out, msg) = run(&good_offsets, &bad_data, 2, 2);
+        assert_eq!(rc, 0, "{msg}");
+        assert_eq!(out, [1, 0]);
+        assert!(!array.is_released());
+        // SAFETY: freed once.
+        unsafe { bitbytes_predicate_free(p) };
+    }
+
     #[test]
     fn parse_errors_name_the_problem() {
         let (_, schema) = export(&batch());
