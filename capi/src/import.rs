@@ -8,8 +8,9 @@
 //! [`check_array`] therefore walk each struct first, alongside its type, and
 //! turn every inconsistency the structs themselves show into an error; what
 //! only the buffers' contents can show (offsets, UTF-8, dictionary keys,
-//! null counts, child lengths) is checked by arrow-rs'
-//! `ArrayData::validate_full` after the import, before any value is read.
+//! null counts, child lengths) is checked after the import, before any value
+//! is read, by `validate::validate`: our own checks for string and binary
+//! columns, arrow-rs' `ArrayData::validate_full` for the rest.
 
 use crate::arrow::{ArrowArray, ArrowSchema};
 use crate::status::Status;
@@ -17,6 +18,7 @@ use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::{make_array, new_empty_array, ArrayRef};
 use arrow_schema::DataType;
 use core::ffi::{c_char, CStr};
+use core::fmt::{self, Display};
 use std::format;
 use std::string::{String, ToString};
 
@@ -41,6 +43,29 @@ impl From<Status> for Failure {
     }
 }
 
+/// Where a struct sits, for the messages of errors: built for free on every
+/// call, formatted only when an error names it (`{parent}.child {i}`,
+/// `{parent}.dictionary`, `batch column `name``).
+#[derive(Clone, Copy)]
+pub(crate) enum Path<'a> {
+    /// Child `i` of the parent.
+    Child(&'a dyn Display, usize),
+    /// The dictionary of the parent.
+    Dictionary(&'a dyn Display),
+    /// The batch's column of that name.
+    Column(&'a str),
+}
+
+impl Display for Path<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Path::Child(parent, i) => write!(f, "{parent}.child {i}"),
+            Path::Dictionary(parent) => write!(f, "{parent}.dictionary"),
+            Path::Column(name) => write!(f, "batch column `{name}`"),
+        }
+    }
+}
+
 /// Nesting deeper than this is refused (a cyclic struct would otherwise
 /// recurse forever).
 const MAX_DEPTH: usize = 64;
@@ -50,7 +75,11 @@ const MAX_DEPTH: usize = 64;
 /// # Safety
 ///
 /// `ptr` is NULL or NUL-terminated.
-unsafe fn utf8<'a>(ptr: *const c_char, what: &str, path: &str) -> Result<Option<&'a str>, Failure> {
+unsafe fn utf8<'a>(
+    ptr: *const c_char,
+    what: &str,
+    path: &dyn Display,
+) -> Result<Option<&'a str>, Failure> {
     if ptr.is_null() {
         return Ok(None);
     }
@@ -99,13 +128,59 @@ pub(crate) unsafe fn schema_children(schema: &ArrowSchema) -> impl Iterator<Item
 ///
 /// `schema` follows the C Data Interface (strings NUL-terminated, `children`
 /// holding `n_children` pointers, metadata in its binary encoding).
-pub(crate) unsafe fn schema_type(schema: &ArrowSchema, path: &str) -> Result<DataType, Failure> {
+pub(crate) unsafe fn schema_type(
+    schema: &ArrowSchema,
+    path: &dyn Display,
+) -> Result<DataType, Failure> {
     // SAFETY: forwarded.
     unsafe { check_schema(schema, path, 0) }?;
     // SAFETY: `ArrowSchema` and `FFI_ArrowSchema` are both `#[repr(C)]`
     // declarations of the spec's `struct ArrowSchema` (the layout test of
     // arrow.rs checks ours); the reference is only read, and `check_schema`
     // ruled out what arrow-rs' reader panics on.
+    let ffi = unsafe { &*(schema as *const ArrowSchema).cast::<FFI_ArrowSchema>() };
+    DataType::try_from(ffi).map_err(|e| fail(Status::ArrowStructure, format!("{path}: {e}")))
+}
+
+/// Checks a whole schema tree as [`schema_type`] does, and that it is a
+/// struct (format `"+s"`), without converting it: no field, name or
+/// metadata is built. The predicate's calls convert only the children they
+/// read ([`checked_schema_type`]).
+///
+/// # Safety
+///
+/// As [`schema_type`].
+pub(crate) unsafe fn check_struct_schema(
+    schema: &ArrowSchema,
+    path: &dyn Display,
+) -> Result<(), Failure> {
+    // SAFETY: forwarded.
+    unsafe { check_schema(schema, path, 0) }?;
+    // SAFETY: `check_schema` saw a non-NULL, UTF-8, NUL-terminated format.
+    let format = unsafe { CStr::from_ptr(schema.format) }.to_bytes();
+    if format != b"+s" {
+        return Err(fail(
+            Status::ArrowStructure,
+            format!(
+                "{path}: a struct schema (format \"+s\") is needed, got format \"{}\"",
+                String::from_utf8_lossy(format)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The type of a schema that passed [`check_schema`] (through
+/// [`check_struct_schema`] of its parent, say).
+///
+/// # Safety
+///
+/// `schema` passed [`check_schema`].
+pub(crate) unsafe fn checked_schema_type(
+    schema: &ArrowSchema,
+    path: &dyn Display,
+) -> Result<DataType, Failure> {
+    // SAFETY: as in `schema_type`.
     let ffi = unsafe { &*(schema as *const ArrowSchema).cast::<FFI_ArrowSchema>() };
     DataType::try_from(ffi).map_err(|e| fail(Status::ArrowStructure, format!("{path}: {e}")))
 }
@@ -117,7 +192,7 @@ pub(crate) unsafe fn schema_type(schema: &ArrowSchema, path: &str) -> Result<Dat
 /// `schema` passed [`check_schema`].
 pub(crate) unsafe fn schema_metadata(
     schema: &ArrowSchema,
-    path: &str,
+    path: &dyn Display,
 ) -> Result<std::collections::HashMap<String, String>, Failure> {
     // SAFETY: as in `schema_type`.
     let ffi = unsafe { &*(schema as *const ArrowSchema).cast::<FFI_ArrowSchema>() };
@@ -130,7 +205,11 @@ pub(crate) unsafe fn schema_metadata(
 /// # Safety
 ///
 /// As [`schema_type`].
-unsafe fn check_schema(schema: &ArrowSchema, path: &str, depth: usize) -> Result<(), Failure> {
+unsafe fn check_schema(
+    schema: &ArrowSchema,
+    path: &dyn Display,
+    depth: usize,
+) -> Result<(), Failure> {
     let bad = |detail: String| Err(fail(Status::ArrowStructure, format!("{path}: {detail}")));
     if depth > MAX_DEPTH {
         return bad(format!("nested deeper than {MAX_DEPTH} levels"));
@@ -179,12 +258,12 @@ unsafe fn check_schema(schema: &ArrowSchema, path: &str, depth: usize) -> Result
             return bad(format!("child {i} is NULL"));
         };
         // SAFETY: forwarded.
-        unsafe { check_schema(child, &format!("{path}.child {i}"), depth + 1) }?;
+        unsafe { check_schema(child, &Path::Child(path, i), depth + 1) }?;
     }
     // SAFETY: a non-NULL dictionary is a schema of the same export.
     if let Some(dictionary) = unsafe { schema.dictionary.as_ref() } {
         // SAFETY: forwarded.
-        unsafe { check_schema(dictionary, &format!("{path}.dictionary"), depth + 1) }?;
+        unsafe { check_schema(dictionary, &Path::Dictionary(path), depth + 1) }?;
     }
     Ok(())
 }
@@ -216,7 +295,10 @@ fn offset_width(data_type: &DataType) -> Option<usize> {
 }
 
 /// The checked `offset` and `length` of an array.
-pub(crate) fn offset_length(array: &ArrowArray, path: &str) -> Result<(usize, usize), Failure> {
+pub(crate) fn offset_length(
+    array: &ArrowArray,
+    path: &dyn Display,
+) -> Result<(usize, usize), Failure> {
     let bad = || {
         fail(
             Status::ArrowOffsetLength,
@@ -251,7 +333,7 @@ pub(crate) fn offset_length(array: &ArrowArray, path: &str) -> Result<(usize, us
 pub(crate) unsafe fn check_array(
     array: &ArrowArray,
     data_type: &DataType,
-    path: &str,
+    path: &dyn Display,
     depth: usize,
 ) -> Result<(), Failure> {
     let bad = |detail: String| Err(fail(Status::ArrowStructure, format!("{path}: {detail}")));
@@ -359,13 +441,13 @@ pub(crate) unsafe fn check_array(
             return bad(format!("child {i} is NULL"));
         };
         // SAFETY: forwarded.
-        unsafe { check_array(child, child_type, &format!("{path}.child {i}"), depth + 1) }?;
+        unsafe { check_array(child, child_type, &Path::Child(path, i), depth + 1) }?;
     }
     // SAFETY: a non-NULL dictionary is an array of the same export.
     match (data_type, unsafe { array.dictionary.as_ref() }) {
         (DataType::Dictionary(_, values), Some(dictionary)) => {
             // SAFETY: forwarded.
-            unsafe { check_array(dictionary, values, &format!("{path}.dictionary"), depth + 1) }
+            unsafe { check_array(dictionary, values, &Path::Dictionary(path), depth + 1) }
         }
         (DataType::Dictionary(_, _), None) => bad("a dictionary type without a dictionary".into()),
         (_, Some(_)) => bad(format!(
@@ -386,7 +468,7 @@ unsafe extern "C" fn release_nothing(array: *mut FFI_ArrowArray) {
 }
 
 /// Imports a checked array of `data_type` without taking ownership, and
-/// validates its data in full.
+/// validates its data in full (`validate::validate`).
 ///
 /// Why borrowing is sound: arrow-rs' `from_ffi_and_data_type` takes an
 /// `FFI_ArrowArray` by value and calls its `release` when the last buffer
@@ -410,7 +492,7 @@ unsafe extern "C" fn release_nothing(array: *mut FFI_ArrowArray) {
 pub(crate) unsafe fn import(
     array: &ArrowArray,
     data_type: &DataType,
-    path: &str,
+    path: &dyn Display,
 ) -> Result<ArrayRef, Failure> {
     if array.length == 0 {
         // No row to read. (arrow-rs' importer takes an empty string array at
@@ -432,7 +514,7 @@ pub(crate) unsafe fn import(
     // are the caller's promise (bitbytes.h).
     let data = unsafe { from_ffi_and_data_type(copy, data_type.clone()) }
         .map_err(|e| fail(Status::ArrowStructure, format!("{path}: {e}")))?;
-    data.validate_full()
+    crate::validate::validate(&data)
         .map_err(|e| fail(Status::ArrowData, format!("{path}: {e}")))?;
     Ok(make_array(data))
 }
@@ -445,7 +527,10 @@ pub(crate) unsafe fn import(
 ///
 /// `array` passed [`check_array`] as a struct; a non-NULL validity buffer
 /// holds `ceil((offset + length) / 8)` bytes.
-pub(crate) unsafe fn check_no_null_rows(array: &ArrowArray, path: &str) -> Result<(), Failure> {
+pub(crate) unsafe fn check_no_null_rows(
+    array: &ArrowArray,
+    path: &dyn Display,
+) -> Result<(), Failure> {
     let (offset, length) = offset_length(array, path)?;
     // SAFETY: a struct has one buffer (checked), the validity bitmap.
     let validity = unsafe { *array.buffers };

@@ -50,6 +50,8 @@ mod indices;
 #[cfg(feature = "predicate")]
 mod predicate;
 pub mod status;
+#[cfg(feature = "predicate")]
+mod validate;
 
 pub use arrow::bitbytes_unpack_arrow;
 pub use core_fns::{

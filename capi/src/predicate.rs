@@ -11,8 +11,8 @@
 use crate::arrow::{ArrowArray, ArrowSchema};
 use crate::ffi::{guard, input, output, output_ref, set_last_error};
 use crate::import::{
-    check_array, check_no_null_rows, fail, import, offset_length, schema_children, schema_metadata,
-    schema_name, schema_type, Failure,
+    check_array, check_no_null_rows, check_struct_schema, checked_schema_type, fail, import,
+    offset_length, schema_children, schema_metadata, schema_name, schema_type, Failure, Path,
 };
 use crate::status::Status;
 use arrow_array::cast::AsArray;
@@ -79,7 +79,7 @@ unsafe fn required<'a, T>(ptr: *const T, name: &str) -> Result<&'a T, Failure> {
 /// `schema` follows the C Data Interface.
 unsafe fn struct_fields(schema: &ArrowSchema, name: &str) -> Result<Fields, Failure> {
     // SAFETY: forwarded.
-    match unsafe { schema_type(schema, name) }? {
+    match unsafe { schema_type(schema, &name) }? {
         DataType::Struct(fields) => Ok(fields),
         other => Err(fail(
             Status::ArrowStructure,
@@ -232,20 +232,23 @@ unsafe fn import_batch(
     batch: &ArrowArray,
     schema: &ArrowSchema,
 ) -> Result<RecordBatch, Failure> {
-    // Checks the whole schema tree (cheap: no metadata is read) and that it
-    // is a struct.
+    // Checks the whole schema tree (released structs, NULL or non-UTF-8
+    // strings, children) and that it is a struct, without converting it:
+    // only the columns the predicate reads get a type, below.
     // SAFETY: forwarded.
-    let fields = unsafe { struct_fields(schema, "schema") }?;
+    unsafe { check_struct_schema(schema, &"schema") }?;
+    let n_fields = schema.n_children as usize;
     // SAFETY: forwarded; a struct array's own structure (one buffer, one
     // child per field) is checked here, the children below, one by one.
-    unsafe { check_shallow_struct(batch, fields.len(), "batch") }?;
+    unsafe { check_shallow_struct(batch, n_fields, &"batch") }?;
     // SAFETY: checked as a struct just above.
-    unsafe { check_no_null_rows(batch, "batch") }?;
-    let (offset, length) = offset_length(batch, "batch")?;
+    unsafe { check_no_null_rows(batch, &"batch") }?;
+    let (offset, length) = offset_length(batch, &"batch")?;
     let mut columns: Vec<ArrayRef> = Vec::with_capacity(p.columns.len());
     let mut same_types = true;
     for (name, want) in &p.columns {
-        // SAFETY: `schema` passed `check_schema` through `struct_fields`.
+        // SAFETY: `schema` passed `check_schema` through
+        // `check_struct_schema`.
         let index = unsafe { schema_children(schema) }
             .position(|child| {
                 // SAFETY: as above.
@@ -258,22 +261,29 @@ unsafe fn import_batch(
                     format!("the predicate reads field `{name}`, which the batch's schema does not have"),
                 )
             })?;
-        let got = fields[index].data_type();
-        if value_type(got) != value_type(want) {
+        // SAFETY: `check_schema` saw `children` holding `n_children`
+        // non-NULL pointers, each a checked schema.
+        let got = unsafe {
+            checked_schema_type(
+                &**schema.children.add(index),
+                &Path::Child(&"schema", index),
+            )
+        }?;
+        if value_type(&got) != value_type(want) {
             return Err(fail(
                 Status::SchemaMismatch,
                 format!("field `{name}` has type {got} in the batch, {want} in the schema the predicate was parsed against"),
             ));
         }
-        same_types &= got == want;
-        let path = format!("batch column `{name}`");
+        same_types &= got == *want;
+        let path = Path::Column(name);
         // SAFETY: `check_shallow_struct` saw `children` holding
         // `n_children` non-NULL pointers.
         let child = unsafe { &**batch.children.add(index) };
         // SAFETY: forwarded.
-        unsafe { check_array(child, got, &path, 1) }?;
+        unsafe { check_array(child, &got, &path, 1) }?;
         // SAFETY: checked; buffer sizes are the caller's promise.
-        let column = unsafe { import(child, got, &path) }?;
+        let column = unsafe { import(child, &got, &path) }?;
         // A struct's offset applies to its children.
         if column.len() < offset + length {
             return Err(fail(
@@ -313,7 +323,11 @@ unsafe fn import_batch(
 /// # Safety
 ///
 /// `array` is a live C Data Interface array.
-unsafe fn check_shallow_struct(array: &ArrowArray, n: usize, path: &str) -> Result<(), Failure> {
+unsafe fn check_shallow_struct(
+    array: &ArrowArray,
+    n: usize,
+    path: &dyn core::fmt::Display,
+) -> Result<(), Failure> {
     if array.release.is_none() {
         return Err(fail(
             Status::ArrowReleased,
@@ -504,11 +518,11 @@ unsafe fn import_stats(
     let fields = unsafe { struct_fields(schema, "stats_schema") }?;
     let data_type = DataType::Struct(fields.clone());
     // SAFETY: forwarded.
-    unsafe { check_array(stats, &data_type, "stats", 0) }?;
+    unsafe { check_array(stats, &data_type, &"stats", 0) }?;
     // SAFETY: checked as a struct.
-    unsafe { check_no_null_rows(stats, "stats") }?;
+    unsafe { check_no_null_rows(stats, &"stats") }?;
     // SAFETY: checked; buffer sizes are the caller's promise.
-    let array = unsafe { import(stats, &data_type, "stats") }?;
+    let array = unsafe { import(stats, &data_type, &"stats") }?;
     let array: &StructArray = array.as_struct();
     let row_count = array.column_by_name("row_count").ok_or_else(|| {
         layout("no child \"row_count\" (uint64, the containers' row counts)".into())
@@ -547,7 +561,8 @@ unsafe fn import_stats(
             }
         }
         // SAFETY: `schema` passed `check_schema`.
-        let metadata = unsafe { schema_metadata(children[i], &format!("stats_schema.{name}")) }?;
+        let metadata =
+            unsafe { schema_metadata(children[i], &format_args!("stats_schema.{name}")) }?;
         let flag = |key: &str| match metadata.get(key).map(String::as_str) {
             None | Some("false") => Ok(false),
             Some("true") => Ok(true),
@@ -1024,6 +1039,76 @@ mod tests {
         );
         assert_eq!(out, vec![7; n]);
         assert!(!array.is_released());
+    }
+
+    /// The string checks of `validate.rs` through the C entry point: invalid
+    /// UTF-8, an offset inside a character and decreasing offsets are
+    /// ARROW_DATA naming the column, nothing written; a column sliced past
+    /// its bad bytes (its own offset) passes.
+    #[test]
+    fn string_data_errors_through_the_c_entry_point() {
+        let s: ArrayRef = Arc::new(StringArray::from(vec!["ab", "é€", "cd", "xy"]));
+        let x: ArrayRef = Arc::new(Int32Array::from(vec![1, 2, 3, 4]));
+        let b = RecordBatch::try_from_iter([("x", x), ("s", s)]).unwrap();
+        let (array, schema) = export(&b);
+        let p = parse(&leaf(1, "s", "STRING", "STARTS_WITH", r#""c""#), &schema).unwrap();
+        // SAFETY: the exported struct as the C layout (same repr(C) struct).
+        let base = unsafe { &*c_array(&array) };
+        // SAFETY: the export has 2 children.
+        let col = unsafe { &**base.children.add(1) };
+        assert_eq!(col.n_buffers, 3);
+        let good_offsets = [0i32, 2, 7, 9, 11];
+        let good_data = "abé€cdxy".as_bytes().to_vec();
+        // `s` over these offsets and bytes, the column at `col_offset` with
+        // `rows` rows (the batch too).
+        let run = |offsets: &[i32], data: &[u8], col_offset: i64, rows: i64| {
+            // SAFETY: 3 buffers (checked above).
+            let validity = unsafe { *col.buffers };
+            let mut bufs = [validity, offsets.as_ptr().cast(), data.as_ptr().cast()];
+            let mut s_col = ArrowArray { ..*col };
+            s_col.buffers = bufs.as_mut_ptr();
+            s_col.offset = col_offset;
+            s_col.length = rows;
+            let mut kids: Vec<*mut ArrowArray> = vec![
+                // SAFETY: the export has 2 children.
+                unsafe { *base.children },
+                &mut s_col,
+            ];
+            let mut top = ArrowArray { ..*base };
+            top.children = kids.as_mut_ptr();
+            top.length = rows;
+            let mut out = vec![7u8; rows as usize];
+            // SAFETY: live structs, `out` holds `rows` bytes.
+            let rc = unsafe {
+                bitbytes_predicate_test(p, &top, c_schema(&schema), out.as_mut_ptr(), out.len())
+            };
+            (rc, out, last_error())
+        };
+        assert_eq!(run(&good_offsets, &good_data, 0, 4).0, 0);
+        let mut bad_data = good_data.clone();
+        bad_data[4] = 0xFF; // the second byte of "é"
+        let (rc, out, msg) = run(&good_offsets, &bad_data, 0, 4);
+        assert_eq!(rc, Status::ArrowData.code(), "{msg}");
+        assert!(
+            msg.contains("`s`") && msg.contains("Invalid UTF8 sequence at string index 1"),
+            "{msg}"
+        );
+        assert_eq!(out, [7; 4]);
+        // Offset 2 at 5, inside "€" (bytes 4..7): valid bytes, split strings.
+        let (rc, out, msg) = run(&[0, 2, 5, 9, 11], &good_data, 0, 4);
+        assert_eq!(rc, Status::ArrowData.code(), "{msg}");
+        assert!(msg.contains("inside a multi-byte character"), "{msg}");
+        assert_eq!(out, [7; 4]);
+        let (rc, _, msg) = run(&[0, 2, 10, 9, 11], &good_data, 0, 4);
+        assert_eq!(rc, Status::ArrowData.code(), "{msg}");
+        assert!(msg.contains("non-monotonic offsets"), "{msg}");
+        // The column sliced to "cd", "xy": the bad byte is out of its range.
+        let (rc, out, msg) = run(&good_offsets, &bad_data, 2, 2);
+        assert_eq!(rc, 0, "{msg}");
+        assert_eq!(out, [1, 0]);
+        assert!(!array.is_released());
+        // SAFETY: freed once.
+        unsafe { bitbytes_predicate_free(p) };
     }
 
     #[test]
