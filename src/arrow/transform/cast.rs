@@ -70,7 +70,8 @@ use arrow_array::types::{
     TimestampNanosecondType, TimestampSecondType,
 };
 use arrow_array::{
-    Array, ArrayRef, BooleanArray, LargeStringArray, PrimitiveArray, StringArray, StringViewArray,
+    Array, ArrayRef, BooleanArray, LargeStringArray, OffsetSizeTrait, PrimitiveArray, StringArray,
+    StringViewArray,
 };
 use arrow_buffer::{BooleanBuffer, NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, TimeUnit};
@@ -775,23 +776,13 @@ impl Cx<'_> {
 
     fn string_to_numeric(&self, values: &dyn Array) -> Result<ArrayRef, ArrowError> {
         let strs = Strs::new(values)?;
-        let integer = |i: usize, min: i64, max: i64| -> Result<i64, ArrowError> {
-            let s = strs.value(i);
-            java_parse_integer(s, min, max).map_err(|why| self.string_error(i, s, why))
-        };
         let out: ArrayRef = match self.to.root {
-            R::TinyInt => Arc::new(Self::map_rows::<Int8Type>(values, |i| {
-                integer(i, i8::MIN.into(), i8::MAX.into()).map(|v| Some(v as i8))
-            })?),
-            R::SmallInt => Arc::new(Self::map_rows::<Int16Type>(values, |i| {
-                integer(i, i16::MIN.into(), i16::MAX.into()).map(|v| Some(v as i16))
-            })?),
-            R::Int => Arc::new(Self::map_rows::<Int32Type>(values, |i| {
-                integer(i, i32::MIN.into(), i32::MAX.into()).map(|v| Some(v as i32))
-            })?),
-            R::BigInt => Arc::new(Self::map_rows::<Int64Type>(values, |i| {
-                integer(i, i64::MIN, i64::MAX).map(Some)
-            })?),
+            R::TinyInt => Arc::new(self.string_to_integer::<Int8Type>(values, &strs, |v| v as i8)?),
+            R::SmallInt => {
+                Arc::new(self.string_to_integer::<Int16Type>(values, &strs, |v| v as i16)?)
+            }
+            R::Int => Arc::new(self.string_to_integer::<Int32Type>(values, &strs, |v| v as i32)?),
+            R::BigInt => Arc::new(self.string_to_integer::<Int64Type>(values, &strs, |v| v)?),
             R::Float => Arc::new(Self::map_rows::<Float32Type>(values, |i| {
                 let s = strs.value(i);
                 java_parse_float::<f32>(s)
@@ -806,6 +797,56 @@ impl Cx<'_> {
             })?),
         };
         Ok(out)
+    }
+
+    /// STRING to TINYINT .. BIGINT (`O`, of `narrow` of an `i64` in its
+    /// range), as [`java_parse_integer`] reads each row, in one pass over
+    /// the offsets and values buffers: a row of `[+-]` and 1 to 18 ASCII
+    /// digits is read in place ([`plain_integer`]); any other row (a `.`,
+    /// more digits, a bad value) goes through [`java_parse_integer`]
+    /// itself, which gives the error. Null rows stay null (value 0).
+    fn string_to_integer<O: ArrowPrimitiveType>(
+        &self,
+        values: &dyn Array,
+        strs: &Strs<'_>,
+        narrow: impl Fn(i64) -> O::Native,
+    ) -> Result<PrimitiveArray<O>, ArrowError> {
+        let (min, max) = match self.to.root {
+            R::TinyInt => (i8::MIN.into(), i8::MAX.into()),
+            R::SmallInt => (i16::MIN.into(), i16::MAX.into()),
+            R::Int => (i32::MIN.into(), i32::MAX.into()),
+            _ => (i64::MIN, i64::MAX),
+        };
+        let row = |i: usize, bytes: &[u8]| -> Result<O::Native, ArrowError> {
+            match plain_integer(bytes) {
+                Some(v) if (min..=max).contains(&v) => Ok(narrow(v)),
+                _ => {
+                    let s = strs.value(i);
+                    java_parse_integer(s, min, max)
+                        .map(&narrow)
+                        .map_err(|why| self.string_error(i, s, why))
+                }
+            }
+        };
+        let nulls = values.nulls().filter(|n| n.null_count() > 0);
+        let out = match strs {
+            Strs::Utf8(a) => integer_rows(a.value_offsets(), a.value_data(), nulls, row)?,
+            Strs::Large(a) => integer_rows(a.value_offsets(), a.value_data(), nulls, row)?,
+            Strs::View(a) => {
+                let mut out = Vec::with_capacity(a.len());
+                for i in 0..a.len() {
+                    out.push(match nulls {
+                        Some(n) if n.is_null(i) => O::Native::default(),
+                        _ => row(i, a.value(i).as_bytes())?,
+                    });
+                }
+                out
+            }
+        };
+        Ok(PrimitiveArray::new(
+            ScalarBuffer::from(out),
+            values.nulls().cloned(),
+        ))
     }
 
     fn string_to_decimal(&self, values: &dyn Array) -> Result<ArrayRef, ArrowError> {
@@ -1220,6 +1261,67 @@ fn java_parse_integer(s: &str, min: i64, max: i64) -> Result<i64, &'static str> 
         return Err("overflow");
     }
     Ok(v)
+}
+
+/// Each row of a Utf8 / LargeUtf8 column (its `offsets` into `data`)
+/// through `row` (row index, the row's bytes); null rows are the default.
+#[inline]
+fn integer_rows<O: OffsetSizeTrait, T: Default>(
+    offsets: &[O],
+    data: &[u8],
+    nulls: Option<&NullBuffer>,
+    mut row: impl FnMut(usize, &[u8]) -> Result<T, ArrowError>,
+) -> Result<Vec<T>, ArrowError> {
+    let mut out = Vec::with_capacity(offsets.len().saturating_sub(1));
+    let bytes = |w: &[O]| {
+        data.get(w[0].as_usize()..w[1].as_usize())
+            .unwrap_or_default()
+    };
+    match nulls {
+        None => {
+            for (i, w) in offsets.windows(2).enumerate() {
+                out.push(row(i, bytes(w))?);
+            }
+        }
+        Some(nulls) => {
+            for (i, w) in offsets.windows(2).enumerate() {
+                out.push(if nulls.is_valid(i) {
+                    row(i, bytes(w))?
+                } else {
+                    T::default()
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The value of `bytes` when they are an optional sign and 1 to 18 ASCII
+/// digits (no overflow possible), as [`java_parse_integer`] reads them;
+/// `None` for anything else.
+#[inline]
+fn plain_integer(bytes: &[u8]) -> Option<i64> {
+    let (negative, digits) = match bytes.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, bytes),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut v: u64 = 0;
+    let mut bad = false;
+    for &b in digits {
+        let d = b.wrapping_sub(b'0');
+        bad |= d > 9;
+        v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+    }
+    if bad {
+        return None;
+    }
+    // 18 digits stay below 10^18 < 2^63.
+    let v = v as i64;
+    Some(if negative { -v } else { v })
 }
 
 /// A float type Java's `parseFloat` / `parseDouble` read.
