@@ -817,27 +817,34 @@ impl Cx<'_> {
             R::Int => (i32::MIN.into(), i32::MAX.into()),
             _ => (i64::MIN, i64::MAX),
         };
-        let row = |i: usize, bytes: &[u8]| -> Result<O::Native, ArrowError> {
-            match plain_integer(bytes) {
-                Some(v) if (min..=max).contains(&v) => Ok(narrow(v)),
-                _ => {
-                    let s = strs.value(i);
-                    java_parse_integer(s, min, max)
-                        .map(&narrow)
-                        .map_err(|why| self.string_error(i, s, why))
-                }
-            }
+        // Any row that is not plain digits in range: Java's reading itself.
+        let slow = |i: usize| -> Result<O::Native, ArrowError> {
+            let s = strs.value(i);
+            java_parse_integer(s, min, max)
+                .map(&narrow)
+                .map_err(|why| self.string_error(i, s, why))
         };
         let nulls = values.nulls().filter(|n| n.null_count() > 0);
+        let rows = IntegerRows {
+            min,
+            max,
+            narrow: &narrow,
+        };
         let out = match strs {
-            Strs::Utf8(a) => integer_rows(a.value_offsets(), a.value_data(), nulls, row)?,
-            Strs::Large(a) => integer_rows(a.value_offsets(), a.value_data(), nulls, row)?,
+            Strs::Utf8(a) => rows.run(a.value_offsets(), a.value_data(), nulls, slow)?,
+            Strs::Large(a) => rows.run(a.value_offsets(), a.value_data(), nulls, slow)?,
             Strs::View(a) => {
                 let mut out = Vec::with_capacity(a.len());
                 for i in 0..a.len() {
                     out.push(match nulls {
                         Some(n) if n.is_null(i) => O::Native::default(),
-                        _ => row(i, a.value(i).as_bytes())?,
+                        _ => {
+                            let bytes = a.value(i).as_bytes();
+                            match plain_integer(bytes, 0, bytes.len()) {
+                                Some(v) if (min..=max).contains(&v) => narrow(v),
+                                _ => slow(i)?,
+                            }
+                        }
                     });
                 }
                 out
@@ -1263,65 +1270,113 @@ fn java_parse_integer(s: &str, min: i64, max: i64) -> Result<i64, &'static str> 
     Ok(v)
 }
 
-/// Each row of a Utf8 / LargeUtf8 column (its `offsets` into `data`)
-/// through `row` (row index, the row's bytes); null rows are the default.
-#[inline]
-fn integer_rows<O: OffsetSizeTrait, T: Default>(
-    offsets: &[O],
-    data: &[u8],
-    nulls: Option<&NullBuffer>,
-    mut row: impl FnMut(usize, &[u8]) -> Result<T, ArrowError>,
-) -> Result<Vec<T>, ArrowError> {
-    let mut out = Vec::with_capacity(offsets.len().saturating_sub(1));
-    let bytes = |w: &[O]| {
-        data.get(w[0].as_usize()..w[1].as_usize())
-            .unwrap_or_default()
-    };
-    match nulls {
-        None => {
-            for (i, w) in offsets.windows(2).enumerate() {
-                out.push(row(i, bytes(w))?);
-            }
-        }
-        Some(nulls) => {
-            for (i, w) in offsets.windows(2).enumerate() {
-                out.push(if nulls.is_valid(i) {
-                    row(i, bytes(w))?
-                } else {
-                    T::default()
-                });
-            }
-        }
-    }
-    Ok(out)
+/// The STRING to integer row loop over a Utf8 / LargeUtf8 column: values
+/// in `min..=max`, narrowed by `narrow`.
+struct IntegerRows<'n, N> {
+    min: i64,
+    max: i64,
+    narrow: &'n N,
 }
 
-/// The value of `bytes` when they are an optional sign and 1 to 18 ASCII
-/// digits (no overflow possible), as [`java_parse_integer`] reads them;
-/// `None` for anything else.
+impl<N> IntegerRows<'_, N> {
+    /// Each row of the column of `offsets` into `data`: plain digits read
+    /// in place, any other row through `slow` (row index); null rows are
+    /// the default.
+    #[inline]
+    fn run<O: OffsetSizeTrait, T: Default>(
+        &self,
+        offsets: &[O],
+        data: &[u8],
+        nulls: Option<&NullBuffer>,
+        mut slow: impl FnMut(usize) -> Result<T, ArrowError>,
+    ) -> Result<Vec<T>, ArrowError>
+    where
+        N: Fn(i64) -> T,
+    {
+        let mut out = Vec::with_capacity(offsets.len().saturating_sub(1));
+        for (i, w) in offsets.windows(2).enumerate() {
+            if nulls.is_some_and(|n| n.is_null(i)) {
+                out.push(T::default());
+                continue;
+            }
+            let v = match plain_integer(data, w[0].as_usize(), w[1].as_usize()) {
+                Some(v) if v >= self.min && v <= self.max => (self.narrow)(v),
+                _ => cold(&mut slow, i)?,
+            };
+            out.push(v);
+        }
+        Ok(out)
+    }
+}
+
+/// `f(i)`, kept out of the hot loop that calls it.
+#[cold]
+#[inline(never)]
+fn cold<R>(f: &mut impl FnMut(usize) -> R, i: usize) -> R {
+    f(i)
+}
+
+/// The value of `data[start..end]` when it is an optional sign and 1 to 18
+/// ASCII digits (no overflow possible), as [`java_parse_integer`] reads
+/// it; `None` for anything else. Up to 8 digits with 8 bytes of `data` from
+/// their start are read as one word (the bytes past `end` are ignored).
 #[inline]
-fn plain_integer(bytes: &[u8]) -> Option<i64> {
-    let (negative, digits) = match bytes.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        Some((b'+', rest)) => (false, rest),
-        _ => (false, bytes),
+fn plain_integer(data: &[u8], start: usize, end: usize) -> Option<i64> {
+    let bytes = data.get(start..end)?;
+    let (negative, skip) = match bytes.first() {
+        Some(b'-') => (true, 1),
+        Some(b'+') => (false, 1),
+        _ => (false, 0),
     };
-    if digits.is_empty() || digits.len() > 18 {
+    let digits = &bytes[skip..];
+    let len = digits.len();
+    if len == 0 || len > 18 {
         return None;
     }
-    let mut v: u64 = 0;
-    let mut bad = false;
-    for &b in digits {
-        let d = b.wrapping_sub(b'0');
-        bad |= d > 9;
-        v = v.wrapping_mul(10).wrapping_add(u64::from(d));
-    }
-    if bad {
-        return None;
-    }
+    let v = match data.get(start + skip..).and_then(|d| d.first_chunk::<8>()) {
+        Some(word) if len <= 8 => eight_digits(u64::from_le_bytes(*word), len)?,
+        _ => {
+            let mut v: u64 = 0;
+            let mut bad = false;
+            for &b in digits {
+                let d = b.wrapping_sub(b'0');
+                bad |= d > 9;
+                v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+            }
+            if bad {
+                return None;
+            }
+            v
+        }
+    };
     // 18 digits stay below 10^18 < 2^63.
     let v = v as i64;
     Some(if negative { -v } else { v })
+}
+
+/// The value of the first `len` (1 to 8) bytes of `word` (little-endian)
+/// when they are all ASCII digits, the first the most significant.
+#[inline]
+fn eight_digits(word: u64, len: usize) -> Option<u64> {
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    // The digits moved to the top `len` bytes; the bytes below are 0 and
+    // read as leading zeros.
+    let shift = 8 * (8 - len as u32);
+    let x = word << shift;
+    let zeros = ZEROS << shift;
+    // Each digit byte is 0x30..=0x39: its high nibble is 3, and still 3
+    // after adding 6 (0x3A.. would carry into it; a byte whose high nibble
+    // is not 3 has failed already).
+    if x & HIGH != zeros
+        || x.wrapping_add(0x0606_0606_0606_0606 & (u64::MAX << shift)) & HIGH != zeros
+    {
+        return None;
+    }
+    let x = x & 0x0F0F_0F0F_0F0F_0F0F;
+    let x = (x.wrapping_mul(10) + (x >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let x = (x.wrapping_mul(100) + (x >> 16)) & 0x0000_FFFF_0000_FFFF;
+    Some((x.wrapping_mul(10000) + (x >> 32)) & 0xFFFF_FFFF)
 }
 
 /// A float type Java's `parseFloat` / `parseDouble` read.

@@ -695,15 +695,41 @@ impl<'a> Piece<'a> {
     #[inline]
     fn write(&self, row: usize, out: &mut [u8], pos: usize) -> usize {
         let (src, start, len) = self.span(row);
-        let end = pos + len;
-        match (
-            src.get(start..start + OVER_COPY),
-            out.get_mut(pos..pos + OVER_COPY),
-        ) {
-            (Some(block), Some(dst)) if len <= OVER_COPY => dst.copy_from_slice(block),
-            _ => out[pos..end].copy_from_slice(&src[start..start + len]),
+        copy_bytes(out, pos, src, start, len)
+    }
+
+    /// The bytes the piece spans over all `rows` rows (null rows
+    /// included): a bound of what it adds to the output.
+    fn total_bytes(&self, rows: usize) -> usize {
+        match self {
+            Piece::Utf8 { offsets, .. } => (offsets[rows] - offsets[0]) as usize,
+            Piece::Large { offsets, .. } => (offsets[rows] - offsets[0]) as usize,
+            Piece::View(a) => a.total_bytes_len(),
+            Piece::Literal(_, len) => len.saturating_mul(rows),
         }
-        end
+    }
+
+    /// Adds each row's byte length to `lens[row + 1]`, as an offset of type
+    /// `O` (the caller has checked that the totals fit).
+    fn add_offsets<O: OffsetSizeTrait>(&self, lens: &mut [O]) {
+        fn spans<I: OffsetSizeTrait, O: OffsetSizeTrait>(offsets: &[I], lens: &mut [O]) {
+            for (l, w) in lens[1..].iter_mut().zip(offsets.windows(2)) {
+                *l += O::usize_as((w[1] - w[0]).as_usize());
+            }
+        }
+        match self {
+            Piece::Utf8 { offsets, .. } => spans(offsets, lens),
+            Piece::Large { offsets, .. } => spans(offsets, lens),
+            Piece::View(a) => {
+                for (l, view) in lens[1..].iter_mut().zip(a.views().iter()) {
+                    *l += O::usize_as((*view as u32) as usize);
+                }
+            }
+            Piece::Literal(_, len) => {
+                let len = O::usize_as(*len);
+                lens[1..].iter_mut().for_each(|l| *l += len);
+            }
+        }
     }
 }
 
@@ -750,27 +776,93 @@ fn joined<O: OffsetSizeTrait>(
 }
 
 /// CONCAT of `pieces` over `rows` rows: null where any piece is null. The
-/// offsets come first (the sum of the pieces' lengths), then each row's
-/// pieces are copied into its place in one values buffer.
+/// offsets come first (each piece's lengths added column by column, null
+/// rows cleared, then summed), then each row's pieces are copied into its
+/// place in one values buffer.
 fn concat<O: OffsetSizeTrait>(pieces: &[Piece<'_>], rows: usize) -> Result<ArrayRef, ArrowError> {
     let nulls = NullBuffer::union_many(pieces.iter().map(Piece::nulls));
-    let mut lens = vec![0usize; rows];
-    for p in pieces {
-        p.add_lengths(&mut lens);
+    // No row, and no running sum, can pass the pieces' whole spans.
+    let bound = pieces
+        .iter()
+        .fold(0usize, |t, p| t.saturating_add(p.total_bytes(rows)));
+    if O::from_usize(bound).is_none() {
+        return Err(ArrowError::OffsetOverflowError(bound));
     }
-    mask_lengths(&mut lens, nulls.as_ref());
-    let (offsets, total) = offsets_of::<O>(&lens)?;
-    let mut values = vec![0u8; total + OVER_COPY];
-    for (row, &len) in lens.iter().enumerate() {
-        if len == 0 {
-            continue;
+    let mut offsets = vec![O::usize_as(0); rows + 1];
+    for p in pieces {
+        p.add_offsets(&mut offsets);
+    }
+    if let Some(nulls) = &nulls {
+        for (l, valid) in offsets[1..].iter_mut().zip(nulls.iter()) {
+            if !valid {
+                *l = O::usize_as(0);
+            }
         }
-        let mut pos = offsets[row].as_usize();
-        for p in pieces {
-            pos = p.write(row, &mut values, pos);
+    }
+    for i in 1..offsets.len() {
+        offsets[i] = offsets[i] + offsets[i - 1];
+    }
+    let total = offsets[rows].as_usize();
+    let mut values = vec![0u8; total + OVER_COPY];
+    // Utf8 columns and literals (the common case): one loop without a
+    // dispatch on the piece's layout.
+    let flat: Option<Vec<(&[i32], &[u8], usize)>> = pieces
+        .iter()
+        .map(|p| match p {
+            Piece::Utf8 { offsets, data, .. } => Some((*offsets, *data, 0)),
+            Piece::Literal(padded, len) => Some((&[][..], padded.as_slice(), *len)),
+            _ => None,
+        })
+        .collect();
+    match flat {
+        Some(flat) => {
+            for (row, w) in offsets.windows(2).enumerate() {
+                if w[0] == w[1] {
+                    continue;
+                }
+                let mut pos = w[0].as_usize();
+                for &(offsets, data, literal) in &flat {
+                    let (start, len) = match offsets.get(row..row + 2) {
+                        Some(o) => (o[0] as usize, (o[1] - o[0]) as usize),
+                        None => (0, literal),
+                    };
+                    pos = copy_bytes(&mut values, pos, data, start, len);
+                }
+            }
+        }
+        None => {
+            for (row, w) in offsets.windows(2).enumerate() {
+                if w[0] == w[1] {
+                    continue;
+                }
+                let mut pos = w[0].as_usize();
+                for p in pieces {
+                    pos = p.write(row, &mut values, pos);
+                }
+            }
         }
     }
     joined(offsets, values, total, nulls)
+}
+
+/// Copies `src[start..start + len]` to `out[pos..]`; returns the position
+/// after it. A copy of up to [`OVER_COPY`] bytes is one fixed-size block
+/// when both sides have the room, overwriting up to [`OVER_COPY`] bytes
+/// past the end.
+#[inline(always)]
+fn copy_bytes(out: &mut [u8], pos: usize, src: &[u8], start: usize, len: usize) -> usize {
+    if len <= OVER_COPY {
+        let block = src.get(start..).and_then(|s| s.first_chunk::<OVER_COPY>());
+        let dst = out
+            .get_mut(pos..)
+            .and_then(|d| d.first_chunk_mut::<OVER_COPY>());
+        if let (Some(block), Some(dst)) = (block, dst) {
+            *dst = *block;
+            return pos + len;
+        }
+    }
+    out[pos..pos + len].copy_from_slice(&src[start..start + len]);
+    pos + len
 }
 
 /// CONCAT_WS of `pieces` with `separator` over `rows` rows: null where the
