@@ -3,10 +3,16 @@
 //! from the batch's columns, written straight into one offsets buffer and
 //! one values buffer (no `String` per row).
 //!
-//! - UPPER / LOWER over a Utf8 or LargeUtf8 column whose bytes are all ASCII
-//!   map the values buffer in one pass and keep the offsets and nulls; any
-//!   other column is mapped row by row (an ASCII row byte-wise, any other
-//!   row char by char with Rust's full Unicode mappings, which are Java's).
+//! - UPPER / LOWER over a Utf8 or LargeUtf8 column map its whole values
+//!   buffer: byte-wise, then each non-ASCII character in place while the
+//!   mappings keep their byte length (offsets and nulls kept); otherwise
+//!   ASCII runs byte-wise and other characters with Rust's full Unicode
+//!   mappings (Java's) into one buffer, the offsets shifted where a length
+//!   changes. LOWER of a buffer holding `Σ` (final sigma depends on the
+//!   row) and Utf8View columns are mapped row by row.
+//! - CONCAT / CONCAT_WS compute the offsets first (the pieces' lengths,
+//!   column by column), then copy each row's pieces into its place in one
+//!   values buffer, short values as 16-byte blocks.
 //! - A transform of one dictionary column, whose other inputs are literals,
 //!   that cannot fail and that maps a null input to null (all but
 //!   CONCAT_WS), runs on the dictionary's values only and keeps
@@ -815,21 +821,7 @@ fn concat<O: OffsetSizeTrait>(pieces: &[Piece<'_>], rows: usize) -> Result<Array
         })
         .collect();
     match flat {
-        Some(flat) => {
-            for (row, w) in offsets.windows(2).enumerate() {
-                if w[0] == w[1] {
-                    continue;
-                }
-                let mut pos = w[0].as_usize();
-                for &(offsets, data, literal) in &flat {
-                    let (start, len) = match offsets.get(row..row + 2) {
-                        Some(o) => (o[0] as usize, (o[1] - o[0]) as usize),
-                        None => (0, literal),
-                    };
-                    pos = copy_bytes(&mut values, pos, data, start, len);
-                }
-            }
-        }
+        Some(flat) => concat_flat(&flat, &offsets, &mut values),
         None => {
             for (row, w) in offsets.windows(2).enumerate() {
                 if w[0] == w[1] {
@@ -843,6 +835,30 @@ fn concat<O: OffsetSizeTrait>(pieces: &[Piece<'_>], rows: usize) -> Result<Array
         }
     }
     joined(offsets, values, total, nulls)
+}
+
+/// The copy loop of [`concat`] over Utf8 columns (offsets, values) and
+/// literals (no offsets, padded bytes, length), kept out of line so that
+/// its registers are its own.
+#[inline(never)]
+fn concat_flat<O: OffsetSizeTrait>(
+    flat: &[(&[i32], &[u8], usize)],
+    offsets: &[O],
+    values: &mut [u8],
+) {
+    for (row, w) in offsets.windows(2).enumerate() {
+        if w[0] == w[1] {
+            continue;
+        }
+        let mut pos = w[0].as_usize();
+        for &(offsets, data, literal) in flat {
+            let (start, len) = match offsets.get(row..row + 2) {
+                Some(o) => (o[0] as usize, (o[1] - o[0]) as usize),
+                None => (0, literal),
+            };
+            pos = copy_bytes(values, pos, data, start, len);
+        }
+    }
 }
 
 /// Copies `src[start..start + len]` to `out[pos..]`; returns the position
@@ -933,8 +949,9 @@ fn concat_ws<O: OffsetSizeTrait>(
 /// full Unicode mappings, which are Java's), so the buffer mapped as one
 /// string is the rows mapped one by one, put end to end.
 ///
-/// - All ASCII: the buffer is mapped byte-wise; the offsets and nulls are
-///   kept.
+/// - While every character's mapping keeps its byte length (all ASCII,
+///   or `é` → `É`): the buffer is mapped byte-wise, then each non-ASCII
+///   character in place; the offsets and nulls are kept.
 /// - Otherwise each run of ASCII bytes is copied and mapped byte-wise, and
 ///   each other character goes through `char::to_uppercase` /
 ///   `to_lowercase` into the same output buffer (no `String` per row). Where
@@ -958,9 +975,44 @@ fn buffer_case<O: OffsetSizeTrait>(
             out.make_ascii_lowercase();
         }
     };
-    if bytes.is_ascii() {
-        let mut mapped = bytes.to_vec();
-        ascii(&mut mapped);
+    // The whole buffer mapped byte-wise (non-ASCII bytes are left alone),
+    // then each other character mapped in place while its mapping keeps
+    // its length (`é` → `É`, `ß` → `SS`).
+    let mut mapped = bytes.to_vec();
+    ascii(&mut mapped);
+    let mut at = next_non_ascii(bytes, 0);
+    let mut same_length = true;
+    while at < bytes.len() {
+        let width = match bytes[at] {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            _ => 4,
+        };
+        let Some(c) = bytes
+            .get(at..at + width)
+            .and_then(|b| core::str::from_utf8(b).ok())
+            .and_then(|s| s.chars().next())
+        else {
+            same_length = false;
+            break;
+        };
+        let mut buf = [0u8; 12];
+        let mut n = 0;
+        if upper {
+            c.to_uppercase()
+                .for_each(|m| n += m.encode_utf8(&mut buf[n..]).len());
+        } else {
+            c.to_lowercase()
+                .for_each(|m| n += m.encode_utf8(&mut buf[n..]).len());
+        }
+        if n != width || (!upper && c == 'Σ') {
+            same_length = false;
+            break;
+        }
+        mapped[at..at + width].copy_from_slice(&buf[..n]);
+        at = next_non_ascii(bytes, at + width);
+    }
+    if same_length {
         let offsets = if first == 0 {
             array.offsets().clone()
         } else {
@@ -1028,6 +1080,25 @@ fn buffer_case<O: OffsetSizeTrait>(
         array.nulls().cloned(),
     )?;
     Ok(Some(Arc::new(out)))
+}
+
+/// The position of the first non-ASCII byte of `bytes` from `from`, or its
+/// length; eight bytes at a time.
+#[inline]
+fn next_non_ascii(bytes: &[u8], from: usize) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    while let Some(word) = bytes.get(i..).and_then(|b| b.first_chunk::<8>()) {
+        let high = u64::from_le_bytes(*word) & HIGH;
+        if high != 0 {
+            return i + (high.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && bytes[i].is_ascii() {
+        i += 1;
+    }
+    i
 }
 
 /// Appends `c` as UTF-8.
@@ -1238,9 +1309,13 @@ mod tests {
     /// Random strings (0 to 40 characters from ASCII and letters whose
     /// mappings change their length), with nulls.
     fn random_rows(seed: u64, rows: usize) -> Vec<Option<String>> {
+        // The first 5 ASCII; up to 12, letters whose mappings keep their
+        // byte length; then the others (`Σ`: final sigma).
         const LETTERS: &[&str] = &[
-            "a", "B", "z", " ", "-", "ß", "Σ", "σ", "ǅ", "ﬁ", "İ", "é", "中", "😀", "\u{307}", "ı",
+            "a", "B", "z", " ", "-", "ß", "σ", "ǅ", "é", "中", "😀", "\u{307}", "Σ", "ﬁ", "İ", "ı",
         ];
+        // Columns of a third of the seeds keep to the same-length letters.
+        let same_length = seed % 3 == 0;
         let mut state = seed | 1;
         let mut next = move || {
             state ^= state << 13;
@@ -1261,6 +1336,8 @@ mod tests {
                             let r = next() as usize;
                             if ascii {
                                 LETTERS[r % 5]
+                            } else if same_length {
+                                LETTERS[r % 12]
                             } else {
                                 LETTERS[r % LETTERS.len()]
                             }
