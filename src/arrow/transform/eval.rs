@@ -812,7 +812,7 @@ fn concat<O: OffsetSizeTrait>(pieces: &[Piece<'_>], rows: usize) -> Result<Array
     let mut values = vec![0u8; total + OVER_COPY];
     // Utf8 columns and literals (the common case): one loop without a
     // dispatch on the piece's layout.
-    let flat: Option<Vec<(&[i32], &[u8], usize)>> = pieces
+    let flat: Option<Vec<FlatPiece<'_>>> = pieces
         .iter()
         .map(|p| match p {
             Piece::Utf8 { offsets, data, .. } => Some((*offsets, *data, 0)),
@@ -837,15 +837,15 @@ fn concat<O: OffsetSizeTrait>(pieces: &[Piece<'_>], rows: usize) -> Result<Array
     joined(offsets, values, total, nulls)
 }
 
+/// A Utf8 column (offsets, values, 0) or a literal (no offsets, its bytes
+/// padded by [`OVER_COPY`], its length), for [`concat_flat`].
+type FlatPiece<'a> = (&'a [i32], &'a [u8], usize);
+
 /// The copy loop of [`concat`] over Utf8 columns (offsets, values) and
 /// literals (no offsets, padded bytes, length), kept out of line so that
 /// its registers are its own.
 #[inline(never)]
-fn concat_flat<O: OffsetSizeTrait>(
-    flat: &[(&[i32], &[u8], usize)],
-    offsets: &[O],
-    values: &mut [u8],
-) {
+fn concat_flat<O: OffsetSizeTrait>(flat: &[FlatPiece<'_>], offsets: &[O], values: &mut [u8]) {
     for (row, w) in offsets.windows(2).enumerate() {
         if w[0] == w[1] {
             continue;
@@ -1315,7 +1315,7 @@ mod tests {
             "a", "B", "z", " ", "-", "ß", "σ", "ǅ", "é", "中", "😀", "\u{307}", "Σ", "ﬁ", "İ", "ı",
         ];
         // Columns of a third of the seeds keep to the same-length letters.
-        let same_length = seed % 3 == 0;
+        let same_length = seed.is_multiple_of(3);
         let mut state = seed | 1;
         let mut next = move || {
             state ^= state << 13;

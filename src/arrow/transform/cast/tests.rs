@@ -623,7 +623,7 @@ fn string_to_integers_match_the_row_by_row_reading() {
                     0 => None,
                     1 => Some(edges[(r >> 8) as usize % edges.len()].into()),
                     k => {
-                        let digits = 1 + (r >> 8) % (k as u64 * 3);
+                        let digits = 1 + (r >> 8) % (k * 3);
                         let magnitude = next() % 10u64.pow(digits.min(19) as u32);
                         let sign = ["", "-", "+"][(r >> 20) as usize % 3];
                         Some(format!("{sign}{magnitude}"))
