@@ -237,3 +237,46 @@ fn null_tests_over_arrays_round_trip() {
         assert_eq!(p.to_paimon_json(&schema).unwrap(), json);
     }
 }
+
+/// Java's `ConcatWsTransform` requires a separator and at least one input
+/// (`checkArgument(inputs.size() >= 2)`): the reader refuses a CONCAT_WS of
+/// the separator alone, and a `Transform::ConcatWs` with no input can be
+/// neither written nor evaluated, so what is written can always be read.
+#[test]
+fn concat_ws_needs_an_input_as_in_java() {
+    use arrow_array::{ArrayRef, RecordBatch, StringArray};
+    use bitbytes::arrow::{Function, Leaf, Transform, TransformInput};
+    use std::sync::Arc;
+    let schema = serde_test_schema();
+    let json = r#"{"kind":"LEAF","transform":{"name":"CONCAT_WS","inputs":["-"]},"function":"IS_NULL","literals":[]}"#;
+    assert!(
+        error_of(json, &schema)
+            .contains("transform.inputs: CONCAT_WS takes at least 2 inputs, got 1"),
+        "{}",
+        error_of(json, &schema)
+    );
+    let none = Predicate::Leaf(Leaf::with_transform(
+        Function::IsNull,
+        Transform::ConcatWs {
+            separator: TransformInput::literal("-"),
+            inputs: vec![],
+        },
+        Arc::new(StringArray::from(Vec::<&str>::new())),
+    ));
+    let err = none.to_paimon_json(&schema).unwrap_err().to_string();
+    assert!(
+        err.contains("CONCAT_WS takes a separator and at least one input"),
+        "{err}"
+    );
+    let f1: ArrayRef = Arc::new(StringArray::from(vec!["a"]));
+    let batch = RecordBatch::try_from_iter([("f1", f1)]).unwrap();
+    let err = none.test(&batch).unwrap_err().to_string();
+    assert!(
+        err.contains("CONCAT_WS takes a separator and at least one input"),
+        "{err}"
+    );
+    // One input is enough, and round-trips.
+    let one = r#"{"kind":"LEAF","transform":{"name":"CONCAT_WS","inputs":["-",{"index":1,"name":"f1","type":"STRING"}]},"function":"IS_NULL","literals":[]}"#;
+    let p = Predicate::from_paimon_json(one, &schema).unwrap();
+    assert_eq!(p.to_paimon_json(&schema).unwrap(), one);
+}

@@ -1043,6 +1043,7 @@ impl Writer<'_> {
     }
 
     fn transform(&self, transform: &Transform, out: &mut String) -> Result<(), ArrowError> {
+        transform.check_inputs()?;
         let name = |out: &mut String, name: &str| {
             out.push_str("{\"name\":\"");
             out.push_str(name);

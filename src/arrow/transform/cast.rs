@@ -70,7 +70,8 @@ use arrow_array::types::{
     TimestampNanosecondType, TimestampSecondType,
 };
 use arrow_array::{
-    Array, ArrayRef, BooleanArray, LargeStringArray, PrimitiveArray, StringArray, StringViewArray,
+    Array, ArrayRef, BooleanArray, LargeStringArray, OffsetSizeTrait, PrimitiveArray, StringArray,
+    StringViewArray,
 };
 use arrow_buffer::{BooleanBuffer, NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, TimeUnit};
@@ -775,23 +776,13 @@ impl Cx<'_> {
 
     fn string_to_numeric(&self, values: &dyn Array) -> Result<ArrayRef, ArrowError> {
         let strs = Strs::new(values)?;
-        let integer = |i: usize, min: i64, max: i64| -> Result<i64, ArrowError> {
-            let s = strs.value(i);
-            java_parse_integer(s, min, max).map_err(|why| self.string_error(i, s, why))
-        };
         let out: ArrayRef = match self.to.root {
-            R::TinyInt => Arc::new(Self::map_rows::<Int8Type>(values, |i| {
-                integer(i, i8::MIN.into(), i8::MAX.into()).map(|v| Some(v as i8))
-            })?),
-            R::SmallInt => Arc::new(Self::map_rows::<Int16Type>(values, |i| {
-                integer(i, i16::MIN.into(), i16::MAX.into()).map(|v| Some(v as i16))
-            })?),
-            R::Int => Arc::new(Self::map_rows::<Int32Type>(values, |i| {
-                integer(i, i32::MIN.into(), i32::MAX.into()).map(|v| Some(v as i32))
-            })?),
-            R::BigInt => Arc::new(Self::map_rows::<Int64Type>(values, |i| {
-                integer(i, i64::MIN, i64::MAX).map(Some)
-            })?),
+            R::TinyInt => Arc::new(self.string_to_integer::<Int8Type>(values, &strs, |v| v as i8)?),
+            R::SmallInt => {
+                Arc::new(self.string_to_integer::<Int16Type>(values, &strs, |v| v as i16)?)
+            }
+            R::Int => Arc::new(self.string_to_integer::<Int32Type>(values, &strs, |v| v as i32)?),
+            R::BigInt => Arc::new(self.string_to_integer::<Int64Type>(values, &strs, |v| v)?),
             R::Float => Arc::new(Self::map_rows::<Float32Type>(values, |i| {
                 let s = strs.value(i);
                 java_parse_float::<f32>(s)
@@ -806,6 +797,63 @@ impl Cx<'_> {
             })?),
         };
         Ok(out)
+    }
+
+    /// STRING to TINYINT .. BIGINT (`O`, of `narrow` of an `i64` in its
+    /// range), as [`java_parse_integer`] reads each row, in one pass over
+    /// the offsets and values buffers: a row of `[+-]` and 1 to 18 ASCII
+    /// digits is read in place ([`plain_integer`]); any other row (a `.`,
+    /// more digits, a bad value) goes through [`java_parse_integer`]
+    /// itself, which gives the error. Null rows stay null (value 0).
+    fn string_to_integer<O: ArrowPrimitiveType>(
+        &self,
+        values: &dyn Array,
+        strs: &Strs<'_>,
+        narrow: impl Fn(i64) -> O::Native,
+    ) -> Result<PrimitiveArray<O>, ArrowError> {
+        let (min, max) = match self.to.root {
+            R::TinyInt => (i8::MIN.into(), i8::MAX.into()),
+            R::SmallInt => (i16::MIN.into(), i16::MAX.into()),
+            R::Int => (i32::MIN.into(), i32::MAX.into()),
+            _ => (i64::MIN, i64::MAX),
+        };
+        // Any row that is not plain digits in range: Java's reading itself.
+        let slow = |i: usize| -> Result<O::Native, ArrowError> {
+            let s = strs.value(i);
+            java_parse_integer(s, min, max)
+                .map(&narrow)
+                .map_err(|why| self.string_error(i, s, why))
+        };
+        let nulls = values.nulls().filter(|n| n.null_count() > 0);
+        let rows = IntegerRows {
+            min,
+            max,
+            narrow: &narrow,
+        };
+        let out = match strs {
+            Strs::Utf8(a) => rows.run(a.value_offsets(), a.value_data(), nulls, slow)?,
+            Strs::Large(a) => rows.run(a.value_offsets(), a.value_data(), nulls, slow)?,
+            Strs::View(a) => {
+                let mut out = Vec::with_capacity(a.len());
+                for i in 0..a.len() {
+                    out.push(match nulls {
+                        Some(n) if n.is_null(i) => O::Native::default(),
+                        _ => {
+                            let bytes = a.value(i).as_bytes();
+                            match plain_integer(bytes, 0, bytes.len()) {
+                                Some(v) if (min..=max).contains(&v) => narrow(v),
+                                _ => slow(i)?,
+                            }
+                        }
+                    });
+                }
+                out
+            }
+        };
+        Ok(PrimitiveArray::new(
+            ScalarBuffer::from(out),
+            values.nulls().cloned(),
+        ))
     }
 
     fn string_to_decimal(&self, values: &dyn Array) -> Result<ArrayRef, ArrowError> {
@@ -1220,6 +1268,115 @@ fn java_parse_integer(s: &str, min: i64, max: i64) -> Result<i64, &'static str> 
         return Err("overflow");
     }
     Ok(v)
+}
+
+/// The STRING to integer row loop over a Utf8 / LargeUtf8 column: values
+/// in `min..=max`, narrowed by `narrow`.
+struct IntegerRows<'n, N> {
+    min: i64,
+    max: i64,
+    narrow: &'n N,
+}
+
+impl<N> IntegerRows<'_, N> {
+    /// Each row of the column of `offsets` into `data`: plain digits read
+    /// in place, any other row through `slow` (row index); null rows are
+    /// the default.
+    #[inline]
+    fn run<O: OffsetSizeTrait, T: Default>(
+        &self,
+        offsets: &[O],
+        data: &[u8],
+        nulls: Option<&NullBuffer>,
+        mut slow: impl FnMut(usize) -> Result<T, ArrowError>,
+    ) -> Result<Vec<T>, ArrowError>
+    where
+        N: Fn(i64) -> T,
+    {
+        let mut out = Vec::with_capacity(offsets.len().saturating_sub(1));
+        for (i, w) in offsets.windows(2).enumerate() {
+            if nulls.is_some_and(|n| n.is_null(i)) {
+                out.push(T::default());
+                continue;
+            }
+            let v = match plain_integer(data, w[0].as_usize(), w[1].as_usize()) {
+                Some(v) if v >= self.min && v <= self.max => (self.narrow)(v),
+                _ => cold(&mut slow, i)?,
+            };
+            out.push(v);
+        }
+        Ok(out)
+    }
+}
+
+/// `f(i)`, kept out of the hot loop that calls it.
+#[cold]
+#[inline(never)]
+fn cold<R>(f: &mut impl FnMut(usize) -> R, i: usize) -> R {
+    f(i)
+}
+
+/// The value of `data[start..end]` when it is an optional sign and 1 to 18
+/// ASCII digits (no overflow possible), as [`java_parse_integer`] reads
+/// it; `None` for anything else. Up to 8 digits with 8 bytes of `data` from
+/// their start are read as one word (the bytes past `end` are ignored).
+#[inline]
+fn plain_integer(data: &[u8], start: usize, end: usize) -> Option<i64> {
+    let bytes = data.get(start..end)?;
+    let (negative, skip) = match bytes.first() {
+        Some(b'-') => (true, 1),
+        Some(b'+') => (false, 1),
+        _ => (false, 0),
+    };
+    let digits = &bytes[skip..];
+    let len = digits.len();
+    if len == 0 || len > 18 {
+        return None;
+    }
+    let v = match data.get(start + skip..).and_then(|d| d.first_chunk::<8>()) {
+        Some(word) if len <= 8 => eight_digits(u64::from_le_bytes(*word), len)?,
+        _ => {
+            let mut v: u64 = 0;
+            let mut bad = false;
+            for &b in digits {
+                let d = b.wrapping_sub(b'0');
+                bad |= d > 9;
+                v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+            }
+            if bad {
+                return None;
+            }
+            v
+        }
+    };
+    // 18 digits stay below 10^18 < 2^63.
+    let v = v as i64;
+    Some(if negative { -v } else { v })
+}
+
+/// The value of the first `len` (1 to 8) bytes of `word` (little-endian)
+/// when they are all ASCII digits, the first the most significant.
+#[inline]
+fn eight_digits(word: u64, len: usize) -> Option<u64> {
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    // The digits moved to the top `len` bytes; the bytes below are 0 and
+    // read as leading zeros.
+    let shift = 8 * (8 - len as u32);
+    let x = word << shift;
+    let zeros = ZEROS << shift;
+    // Each digit byte is 0x30..=0x39: its high nibble is 3, and still 3
+    // after adding 6 (0x3A.. would carry into it; a byte whose high nibble
+    // is not 3 has failed already).
+    if x & HIGH != zeros
+        || x.wrapping_add(0x0606_0606_0606_0606 & (u64::MAX << shift)) & HIGH != zeros
+    {
+        return None;
+    }
+    let x = x & 0x0F0F_0F0F_0F0F_0F0F;
+    let x = (x.wrapping_mul(10) + (x >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let x = (x.wrapping_mul(100) + (x >> 16)) & 0x0000_FFFF_0000_FFFF;
+    Some((x.wrapping_mul(10000) + (x >> 32)) & 0xFFFF_FFFF)
 }
 
 /// A float type Java's `parseFloat` / `parseDouble` read.

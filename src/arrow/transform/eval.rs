@@ -3,10 +3,16 @@
 //! from the batch's columns, written straight into one offsets buffer and
 //! one values buffer (no `String` per row).
 //!
-//! - UPPER / LOWER over a Utf8 or LargeUtf8 column whose bytes are all ASCII
-//!   map the values buffer in one pass and keep the offsets and nulls; any
-//!   other column is mapped row by row (an ASCII row byte-wise, any other
-//!   row char by char with Rust's full Unicode mappings, which are Java's).
+//! - UPPER / LOWER over a Utf8 or LargeUtf8 column map its whole values
+//!   buffer: byte-wise, then each non-ASCII character in place while the
+//!   mappings keep their byte length (offsets and nulls kept); otherwise
+//!   ASCII runs byte-wise and other characters with Rust's full Unicode
+//!   mappings (Java's) into one buffer, the offsets shifted where a length
+//!   changes. LOWER of a buffer holding `Σ` (final sigma depends on the
+//!   row) and Utf8View columns are mapped row by row.
+//! - CONCAT / CONCAT_WS compute the offsets first (the pieces' lengths,
+//!   column by column), then copy each row's pieces into its place in one
+//!   values buffer, short values as 16-byte blocks.
 //! - A transform of one dictionary column, whose other inputs are literals,
 //!   that cannot fail and that maps a null input to null (all but
 //!   CONCAT_WS), runs on the dictionary's values only and keeps
@@ -33,6 +39,7 @@ use std::boxed::Box;
 use std::format;
 use std::string::String;
 use std::sync::Arc;
+use std::vec;
 use std::vec::Vec;
 
 /// A string input, resolved: a slot of [`Resolved::columns`] or a literal.
@@ -111,6 +118,7 @@ impl<'p> Resolved<'p> {
         schema: &Schema,
         field_index: &dyn Fn(&Schema, &str) -> Result<usize, ArrowError>,
     ) -> Result<Resolved<'p>, ArrowError> {
+        transform.check_inputs()?;
         // Every referenced field, checked, then the slots.
         let mut columns = Vec::new();
         for field in transform.field_refs() {
@@ -260,8 +268,8 @@ impl<'p> Resolved<'p> {
                 let upper = matches!(self.kernel, Kernel::Upper(_));
                 let array = inputs[*c].as_ref();
                 let ascii = match array.data_type() {
-                    DataType::Utf8 => ascii_case(array.as_string::<i32>(), upper)?,
-                    DataType::LargeUtf8 => ascii_case(array.as_string::<i64>(), upper)?,
+                    DataType::Utf8 => buffer_case(array.as_string::<i32>(), upper)?,
+                    DataType::LargeUtf8 => buffer_case(array.as_string::<i64>(), upper)?,
                     _ => None,
                 };
                 if let Some(done) = ascii {
@@ -308,17 +316,8 @@ impl<'p> Resolved<'p> {
                 if xs.iter().any(Source::is_null_literal) {
                     return Ok(new_null_array(&DataType::Utf8, rows));
                 }
-                let nulls = NullBuffer::union_many(xs.iter().map(Source::nulls));
-                for row in 0..rows {
-                    if nulls.as_ref().is_some_and(|n| n.is_null(row)) {
-                        out.null_row();
-                        continue;
-                    }
-                    for x in &xs {
-                        out.values.extend_from_slice(x.value(row).as_bytes());
-                    }
-                    out.end_row()?;
-                }
+                let pieces: Vec<Piece<'_>> = xs.iter().map(Piece::new).collect();
+                return concat::<O>(&pieces, rows);
             }
             Kernel::ConcatWs {
                 separator,
@@ -329,21 +328,13 @@ impl<'p> Resolved<'p> {
                     return Ok(new_null_array(&DataType::Utf8, rows));
                 }
                 let xs = sources(xs)?;
-                for row in 0..rows {
-                    let Some(sep) = separator.get(row) else {
-                        out.null_row();
-                        continue;
-                    };
-                    let mut first = true;
-                    for s in xs.iter().filter_map(|x| x.get(row)) {
-                        if !first {
-                            out.values.extend_from_slice(sep.as_bytes());
-                        }
-                        first = false;
-                        out.values.extend_from_slice(s.as_bytes());
-                    }
-                    out.end_row()?;
-                }
+                // A null literal is skipped on every row.
+                let pieces: Vec<Piece<'_>> = xs
+                    .iter()
+                    .filter(|x| !x.is_null_literal())
+                    .map(Piece::new)
+                    .collect();
+                return concat_ws::<O>(&Piece::new(&separator), &pieces, rows);
             }
             Kernel::Substring { input, pos, len } => {
                 let x = Source::new(*input, inputs)?;
@@ -577,7 +568,7 @@ impl<O: OffsetSizeTrait> Out<O> {
     #[inline]
     fn end_row(&mut self) -> Result<(), ArrowError> {
         let end = O::from_usize(self.values.len())
-            .ok_or(ArrowError::OffsetOverflowError(self.values.len()))?;
+            .ok_or_else(|| ArrowError::OffsetOverflowError(self.values.len()))?;
         self.offsets.push(end);
         self.nulls.append_non_null();
         Ok(())
@@ -599,32 +590,515 @@ impl<O: OffsetSizeTrait> Out<O> {
     }
 }
 
+/// How many bytes past a value's end the joining kernels may copy (and the
+/// output's spare room): a value of up to this many bytes is copied as one
+/// fixed-size block when its source has the bytes, and the next value
+/// written overwrites the excess.
+const OVER_COPY: usize = 16;
+
+/// One input of CONCAT / CONCAT_WS as the joining kernels read it: a
+/// column's offsets and values, a view column, or a non-null literal.
+enum Piece<'a> {
+    Utf8 {
+        offsets: &'a [i32],
+        data: &'a [u8],
+        nulls: Option<&'a NullBuffer>,
+    },
+    Large {
+        offsets: &'a [i64],
+        data: &'a [u8],
+        nulls: Option<&'a NullBuffer>,
+    },
+    View(&'a StringViewArray),
+    /// The literal's bytes followed by [`OVER_COPY`] zeros, and its length.
+    Literal(Vec<u8>, usize),
+}
+
+impl<'a> Piece<'a> {
+    /// The piece of a source; a null literal reads as `""` (callers drop
+    /// or short-cut it first).
+    fn new(source: &Source<'a>) -> Piece<'a> {
+        let nulls = source.nulls().filter(|n| n.null_count() > 0);
+        match *source {
+            Source::Utf8(a) => Piece::Utf8 {
+                offsets: a.value_offsets(),
+                data: a.value_data(),
+                nulls,
+            },
+            Source::LargeUtf8(a) => Piece::Large {
+                offsets: a.value_offsets(),
+                data: a.value_data(),
+                nulls,
+            },
+            Source::View(a) => Piece::View(a),
+            Source::Literal(s) => {
+                let s = s.unwrap_or_default().as_bytes();
+                let mut padded = Vec::with_capacity(s.len() + OVER_COPY);
+                padded.extend_from_slice(s);
+                padded.resize(s.len() + OVER_COPY, 0);
+                Piece::Literal(padded, s.len())
+            }
+        }
+    }
+
+    fn nulls(&self) -> Option<&'a NullBuffer> {
+        match self {
+            Piece::Utf8 { nulls, .. } | Piece::Large { nulls, .. } => *nulls,
+            Piece::View(a) => (*a).nulls().filter(|n| n.null_count() > 0),
+            Piece::Literal(..) => None,
+        }
+    }
+
+    #[inline]
+    fn is_valid(&self, row: usize) -> bool {
+        self.nulls().is_none_or(|n| n.is_valid(row))
+    }
+
+    /// Adds each row's byte length to `lens` (also on null rows, whose
+    /// length Arrow leaves free: the caller masks them).
+    fn add_lengths(&self, lens: &mut [usize]) {
+        fn spans<O: OffsetSizeTrait>(offsets: &[O], lens: &mut [usize]) {
+            for (l, w) in lens.iter_mut().zip(offsets.windows(2)) {
+                *l += (w[1] - w[0]).as_usize();
+            }
+        }
+        match self {
+            Piece::Utf8 { offsets, .. } => spans(offsets, lens),
+            Piece::Large { offsets, .. } => spans(offsets, lens),
+            Piece::View(a) => {
+                for (l, view) in lens.iter_mut().zip(a.views().iter()) {
+                    // A view's low 32 bits are its length.
+                    *l += (*view as u32) as usize;
+                }
+            }
+            Piece::Literal(_, len) => lens.iter_mut().for_each(|l| *l += len),
+        }
+    }
+
+    /// Row `row`'s bytes as (buffer, start, length); the buffer may hold
+    /// more bytes after them.
+    #[inline]
+    fn span(&self, row: usize) -> (&[u8], usize, usize) {
+        match self {
+            Piece::Utf8 { offsets, data, .. } => {
+                let (start, end) = (offsets[row] as usize, offsets[row + 1] as usize);
+                (data, start, end.saturating_sub(start))
+            }
+            Piece::Large { offsets, data, .. } => {
+                let (start, end) = (offsets[row] as usize, offsets[row + 1] as usize);
+                (data, start, end.saturating_sub(start))
+            }
+            Piece::View(a) => {
+                let v = a.value(row).as_bytes();
+                (v, 0, v.len())
+            }
+            Piece::Literal(padded, len) => (padded, 0, *len),
+        }
+    }
+
+    /// Writes row `row`'s bytes at `out[pos..]`; returns the position after
+    /// them. Bytes up to [`OVER_COPY`] past them may be overwritten.
+    #[inline]
+    fn write(&self, row: usize, out: &mut [u8], pos: usize) -> usize {
+        let (src, start, len) = self.span(row);
+        copy_bytes(out, pos, src, start, len)
+    }
+
+    /// The bytes the piece spans over all `rows` rows (null rows
+    /// included): a bound of what it adds to the output.
+    fn total_bytes(&self, rows: usize) -> usize {
+        match self {
+            Piece::Utf8 { offsets, .. } => (offsets[rows] - offsets[0]) as usize,
+            Piece::Large { offsets, .. } => (offsets[rows] - offsets[0]) as usize,
+            Piece::View(a) => a.total_bytes_len(),
+            Piece::Literal(_, len) => len.saturating_mul(rows),
+        }
+    }
+
+    /// Adds each row's byte length to `lens[row + 1]`, as an offset of type
+    /// `O` (the caller has checked that the totals fit).
+    fn add_offsets<O: OffsetSizeTrait>(&self, lens: &mut [O]) {
+        fn spans<I: OffsetSizeTrait, O: OffsetSizeTrait>(offsets: &[I], lens: &mut [O]) {
+            for (l, w) in lens[1..].iter_mut().zip(offsets.windows(2)) {
+                *l += O::usize_as((w[1] - w[0]).as_usize());
+            }
+        }
+        match self {
+            Piece::Utf8 { offsets, .. } => spans(offsets, lens),
+            Piece::Large { offsets, .. } => spans(offsets, lens),
+            Piece::View(a) => {
+                for (l, view) in lens[1..].iter_mut().zip(a.views().iter()) {
+                    *l += O::usize_as((*view as u32) as usize);
+                }
+            }
+            Piece::Literal(_, len) => {
+                let len = O::usize_as(*len);
+                lens[1..].iter_mut().for_each(|l| *l += len);
+            }
+        }
+    }
+}
+
+/// The offsets of rows `lens` long, or `OffsetOverflowError` when the total
+/// does not fit `O`.
+fn offsets_of<O: OffsetSizeTrait>(lens: &[usize]) -> Result<(Vec<O>, usize), ArrowError> {
+    let mut offsets = Vec::with_capacity(lens.len() + 1);
+    offsets.push(O::usize_as(0));
+    let mut total: usize = 0;
+    for &l in lens {
+        total = total.saturating_add(l);
+        offsets.push(O::usize_as(total));
+    }
+    if O::from_usize(total).is_none() {
+        return Err(ArrowError::OffsetOverflowError(total));
+    }
+    Ok((offsets, total))
+}
+
+/// Sets to 0 the length of each row that `nulls` marks null.
+fn mask_lengths(lens: &mut [usize], nulls: Option<&NullBuffer>) {
+    if let Some(nulls) = nulls {
+        for (l, valid) in lens.iter_mut().zip(nulls.iter()) {
+            *l *= usize::from(valid);
+        }
+    }
+}
+
+/// The string column of `offsets` (as `lens` built them), `values` (with
+/// [`OVER_COPY`] spare bytes, cut off here) and `nulls`.
+fn joined<O: OffsetSizeTrait>(
+    offsets: Vec<O>,
+    mut values: Vec<u8>,
+    total: usize,
+    nulls: Option<NullBuffer>,
+) -> Result<ArrayRef, ArrowError> {
+    values.truncate(total);
+    let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+    Ok(Arc::new(GenericStringArray::<O>::try_new(
+        offsets,
+        values.into(),
+        nulls,
+    )?))
+}
+
+/// CONCAT of `pieces` over `rows` rows: null where any piece is null. The
+/// offsets come first (each piece's lengths added column by column, null
+/// rows cleared, then summed), then each row's pieces are copied into its
+/// place in one values buffer.
+fn concat<O: OffsetSizeTrait>(pieces: &[Piece<'_>], rows: usize) -> Result<ArrayRef, ArrowError> {
+    let nulls = NullBuffer::union_many(pieces.iter().map(Piece::nulls));
+    // No row, and no running sum, can pass the pieces' whole spans.
+    let bound = pieces
+        .iter()
+        .fold(0usize, |t, p| t.saturating_add(p.total_bytes(rows)));
+    if O::from_usize(bound).is_none() {
+        return Err(ArrowError::OffsetOverflowError(bound));
+    }
+    let mut offsets = vec![O::usize_as(0); rows + 1];
+    for p in pieces {
+        p.add_offsets(&mut offsets);
+    }
+    if let Some(nulls) = &nulls {
+        for (l, valid) in offsets[1..].iter_mut().zip(nulls.iter()) {
+            if !valid {
+                *l = O::usize_as(0);
+            }
+        }
+    }
+    for i in 1..offsets.len() {
+        offsets[i] = offsets[i] + offsets[i - 1];
+    }
+    let total = offsets[rows].as_usize();
+    let mut values = vec![0u8; total + OVER_COPY];
+    // Utf8 columns and literals (the common case): one loop without a
+    // dispatch on the piece's layout.
+    let flat: Option<Vec<FlatPiece<'_>>> = pieces
+        .iter()
+        .map(|p| match p {
+            Piece::Utf8 { offsets, data, .. } => Some((*offsets, *data, 0)),
+            Piece::Literal(padded, len) => Some((&[][..], padded.as_slice(), *len)),
+            _ => None,
+        })
+        .collect();
+    match flat {
+        Some(flat) => concat_flat(&flat, &offsets, &mut values),
+        None => {
+            for (row, w) in offsets.windows(2).enumerate() {
+                if w[0] == w[1] {
+                    continue;
+                }
+                let mut pos = w[0].as_usize();
+                for p in pieces {
+                    pos = p.write(row, &mut values, pos);
+                }
+            }
+        }
+    }
+    joined(offsets, values, total, nulls)
+}
+
+/// A Utf8 column (offsets, values, 0) or a literal (no offsets, its bytes
+/// padded by [`OVER_COPY`], its length), for [`concat_flat`].
+type FlatPiece<'a> = (&'a [i32], &'a [u8], usize);
+
+/// The copy loop of [`concat`] over Utf8 columns (offsets, values) and
+/// literals (no offsets, padded bytes, length), kept out of line so that
+/// its registers are its own.
+#[inline(never)]
+fn concat_flat<O: OffsetSizeTrait>(flat: &[FlatPiece<'_>], offsets: &[O], values: &mut [u8]) {
+    for (row, w) in offsets.windows(2).enumerate() {
+        if w[0] == w[1] {
+            continue;
+        }
+        let mut pos = w[0].as_usize();
+        for &(offsets, data, literal) in flat {
+            let (start, len) = match offsets.get(row..row + 2) {
+                Some(o) => (o[0] as usize, (o[1] - o[0]) as usize),
+                None => (0, literal),
+            };
+            pos = copy_bytes(values, pos, data, start, len);
+        }
+    }
+}
+
+/// Copies `src[start..start + len]` to `out[pos..]`; returns the position
+/// after it. A copy of up to [`OVER_COPY`] bytes is one fixed-size block
+/// when both sides have the room, overwriting up to [`OVER_COPY`] bytes
+/// past the end.
+#[inline(always)]
+fn copy_bytes(out: &mut [u8], pos: usize, src: &[u8], start: usize, len: usize) -> usize {
+    if len <= OVER_COPY {
+        let block = src.get(start..).and_then(|s| s.first_chunk::<OVER_COPY>());
+        let dst = out
+            .get_mut(pos..)
+            .and_then(|d| d.first_chunk_mut::<OVER_COPY>());
+        if let (Some(block), Some(dst)) = (block, dst) {
+            *dst = *block;
+            return pos + len;
+        }
+    }
+    out[pos..pos + len].copy_from_slice(&src[start..start + len]);
+    pos + len
+}
+
+/// CONCAT_WS of `pieces` with `separator` over `rows` rows: null where the
+/// separator is null; a null piece is skipped.
+fn concat_ws<O: OffsetSizeTrait>(
+    separator: &Piece<'_>,
+    pieces: &[Piece<'_>],
+    rows: usize,
+) -> Result<ArrayRef, ArrowError> {
+    let mut lens = vec![0usize; rows];
+    // The pieces present on each row.
+    let mut present = vec![0usize; rows];
+    let mut piece_lens = vec![0usize; rows];
+    for p in pieces {
+        piece_lens.fill(0);
+        p.add_lengths(&mut piece_lens);
+        match p.nulls() {
+            None => {
+                for ((l, n), &pl) in lens.iter_mut().zip(&mut present).zip(&piece_lens) {
+                    *l += pl;
+                    *n += 1;
+                }
+            }
+            Some(nulls) => {
+                for (((l, n), &pl), valid) in lens
+                    .iter_mut()
+                    .zip(&mut present)
+                    .zip(&piece_lens)
+                    .zip(nulls.iter())
+                {
+                    *l += pl * usize::from(valid);
+                    *n += usize::from(valid);
+                }
+            }
+        }
+    }
+    piece_lens.fill(0);
+    separator.add_lengths(&mut piece_lens);
+    for ((l, &n), &sl) in lens.iter_mut().zip(&present).zip(&piece_lens) {
+        *l += sl * n.saturating_sub(1);
+    }
+    let nulls = separator.nulls().cloned();
+    mask_lengths(&mut lens, nulls.as_ref());
+    let (offsets, total) = offsets_of::<O>(&lens)?;
+    let mut values = vec![0u8; total + OVER_COPY];
+    for (row, &len) in lens.iter().enumerate() {
+        if len == 0 {
+            continue;
+        }
+        let mut pos = offsets[row].as_usize();
+        let mut first = true;
+        for p in pieces {
+            if !p.is_valid(row) {
+                continue;
+            }
+            if !first {
+                pos = separator.write(row, &mut values, pos);
+            }
+            first = false;
+            pos = p.write(row, &mut values, pos);
+        }
+    }
+    joined(offsets, values, total, nulls)
+}
+
 /// UPPER / LOWER of a whole Utf8 / LargeUtf8 column in one pass over its
-/// values when they are all ASCII (offsets and nulls kept); `None` when
-/// some byte is not ASCII.
-fn ascii_case<O: OffsetSizeTrait>(
+/// values buffer, rows and all: the mappings are per character (Rust's
+/// full Unicode mappings, which are Java's), so the buffer mapped as one
+/// string is the rows mapped one by one, put end to end.
+///
+/// - While every character's mapping keeps its byte length (all ASCII,
+///   or `é` → `É`): the buffer is mapped byte-wise, then each non-ASCII
+///   character in place; the offsets and nulls are kept.
+/// - Otherwise each run of ASCII bytes is copied and mapped byte-wise, and
+///   each other character goes through `char::to_uppercase` /
+///   `to_lowercase` into the same output buffer (no `String` per row). Where
+///   a character's mapping changes the byte length (`ß` → `SS`), the
+///   change is noted, and the offsets are shifted by the running change.
+///
+/// `None` (the caller maps row by row) for LOWER of a buffer holding `Σ`,
+/// whose mapping depends on the letters around it in its row (final
+/// sigma), and when the grown values do not fit offsets of type `O`.
+fn buffer_case<O: OffsetSizeTrait>(
     array: &GenericStringArray<O>,
     upper: bool,
 ) -> Result<Option<ArrayRef>, ArrowError> {
     let offsets = array.value_offsets();
-    let (first, last) = (offsets[0], offsets[offsets.len() - 1]);
-    let bytes = &array.value_data()[first.as_usize()..last.as_usize()];
-    if !bytes.is_ascii() {
+    let (first, last) = (offsets[0].as_usize(), offsets[offsets.len() - 1].as_usize());
+    let bytes = &array.value_data()[first..last];
+    let ascii = |out: &mut [u8]| {
+        if upper {
+            out.make_ascii_uppercase();
+        } else {
+            out.make_ascii_lowercase();
+        }
+    };
+    // The whole buffer mapped byte-wise (non-ASCII bytes are left alone),
+    // then each other character mapped in place while its mapping keeps
+    // its length (`é` → `É`, `ß` → `SS`).
+    let mut mapped = bytes.to_vec();
+    ascii(&mut mapped);
+    let mut at = next_non_ascii(bytes, 0);
+    let mut same_length = true;
+    while at < bytes.len() {
+        let width = match bytes[at] {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            _ => 4,
+        };
+        let Some(c) = bytes
+            .get(at..at + width)
+            .and_then(|b| core::str::from_utf8(b).ok())
+            .and_then(|s| s.chars().next())
+        else {
+            same_length = false;
+            break;
+        };
+        let mut buf = [0u8; 12];
+        let mut n = 0;
+        if upper {
+            c.to_uppercase()
+                .for_each(|m| n += m.encode_utf8(&mut buf[n..]).len());
+        } else {
+            c.to_lowercase()
+                .for_each(|m| n += m.encode_utf8(&mut buf[n..]).len());
+        }
+        if n != width || (!upper && c == 'Σ') {
+            same_length = false;
+            break;
+        }
+        mapped[at..at + width].copy_from_slice(&buf[..n]);
+        at = next_non_ascii(bytes, at + width);
+    }
+    if same_length {
+        let offsets = if first == 0 {
+            array.offsets().clone()
+        } else {
+            OffsetBuffer::new(offsets.iter().map(|&o| o - O::usize_as(first)).collect())
+        };
+        let out = GenericStringArray::<O>::try_new(offsets, mapped.into(), array.nulls().cloned())?;
+        return Ok(Some(Arc::new(out)));
+    }
+    let Ok(text) = core::str::from_utf8(bytes) else {
+        return Ok(None);
+    };
+    if !upper && text.contains('Σ') {
         return Ok(None);
     }
-    let mut mapped = bytes.to_vec();
-    if upper {
-        mapped.make_ascii_uppercase();
-    } else {
-        mapped.make_ascii_lowercase();
+    let mut mapped: Vec<u8> = Vec::with_capacity(bytes.len() + bytes.len() / 8);
+    // (input position after a character whose mapping changed the length,
+    // output length minus input length from there on)
+    let mut shifts: Vec<(usize, isize)> = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let run = bytes[at..]
+            .iter()
+            .position(|&b| !b.is_ascii())
+            .unwrap_or(bytes.len() - at);
+        let start = mapped.len();
+        mapped.extend_from_slice(&bytes[at..at + run]);
+        ascii(&mut mapped[start..]);
+        at += run;
+        let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else {
+            break;
+        };
+        let before = mapped.len();
+        if upper {
+            c.to_uppercase().for_each(|m| push_char(&mut mapped, m));
+        } else {
+            c.to_lowercase().for_each(|m| push_char(&mut mapped, m));
+        }
+        at += c.len_utf8();
+        if mapped.len() - before != c.len_utf8() {
+            shifts.push((at, mapped.len() as isize - at as isize));
+        }
     }
-    let offsets = if first.as_usize() == 0 {
-        array.offsets().clone()
-    } else {
-        OffsetBuffer::new(offsets.iter().map(|&o| o - first).collect())
-    };
-    let out = GenericStringArray::<O>::try_new(offsets, mapped.into(), array.nulls().cloned())?;
+    if O::from_usize(mapped.len()).is_none() {
+        return Ok(None);
+    }
+    let mut shift = 0isize;
+    let mut next = shifts.iter().peekable();
+    let out_offsets: Vec<O> = offsets
+        .iter()
+        .map(|&o| {
+            let o = o.as_usize() - first;
+            while let Some(&&(from, s)) = next.peek() {
+                if from > o {
+                    break;
+                }
+                shift = s;
+                next.next();
+            }
+            O::usize_as((o as isize + shift) as usize)
+        })
+        .collect();
+    let out = GenericStringArray::<O>::try_new(
+        OffsetBuffer::new(ScalarBuffer::from(out_offsets)),
+        mapped.into(),
+        array.nulls().cloned(),
+    )?;
     Ok(Some(Arc::new(out)))
+}
+
+/// The position of the first non-ASCII byte of `bytes` from `from`, or its
+/// length; eight bytes at a time.
+#[inline]
+fn next_non_ascii(bytes: &[u8], from: usize) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    while let Some(word) = bytes.get(i..).and_then(|b| b.first_chunk::<8>()) {
+        let high = u64::from_le_bytes(*word) & HIGH;
+        if high != 0 {
+            return i + (high.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && bytes[i].is_ascii() {
+        i += 1;
+    }
+    i
 }
 
 /// Appends `c` as UTF-8.
@@ -830,6 +1304,149 @@ mod tests {
             small,
             [Some("x-".to_string()), None, Some("é-".to_string())]
         );
+    }
+
+    /// Random strings (0 to 40 characters from ASCII and letters whose
+    /// mappings change their length), with nulls.
+    fn random_rows(seed: u64, rows: usize) -> Vec<Option<String>> {
+        // The first 5 ASCII; up to 12, letters whose mappings keep their
+        // byte length; then the others (`Σ`: final sigma).
+        const LETTERS: &[&str] = &[
+            "a", "B", "z", " ", "-", "ß", "σ", "ǅ", "é", "中", "😀", "\u{307}", "Σ", "ﬁ", "İ", "ı",
+        ];
+        // Columns of a third of the seeds keep to the same-length letters.
+        let same_length = seed.is_multiple_of(3);
+        let mut state = seed | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..rows)
+            .map(|_| {
+                if next() % 7 == 0 {
+                    return None;
+                }
+                let len = next() % 41;
+                let ascii = next() % 3 == 0;
+                Some(
+                    (0..len)
+                        .map(|_| {
+                            let r = next() as usize;
+                            if ascii {
+                                LETTERS[r % 5]
+                            } else if same_length {
+                                LETTERS[r % 12]
+                            } else {
+                                LETTERS[r % LETTERS.len()]
+                            }
+                        })
+                        .collect(),
+                )
+            })
+            .collect()
+    }
+
+    /// A Utf8 / LargeUtf8 column's rows as owned strings.
+    fn utf8_rows(a: &ArrayRef) -> Vec<Option<String>> {
+        match a.data_type() {
+            DataType::Utf8 => a
+                .as_string::<i32>()
+                .iter()
+                .map(|s| s.map(str::to_string))
+                .collect(),
+            _ => a
+                .as_string::<i64>()
+                .iter()
+                .map(|s| s.map(str::to_string))
+                .collect(),
+        }
+    }
+
+    fn schema_ab() -> Schema {
+        Schema::new(std::vec![
+            arrow_schema::Field::new("a", DataType::Utf8, true),
+            arrow_schema::Field::new("b", DataType::Utf8, true),
+        ])
+    }
+
+    /// UPPER / LOWER over the whole values buffer, CONCAT and CONCAT_WS
+    /// with precomputed offsets, against each row mapped on its own, on
+    /// Utf8 and LargeUtf8, whole and sliced.
+    #[test]
+    fn buffer_kernels_match_rows_one_by_one() {
+        let find = |s: &Schema, n: &str| s.index_of(n);
+        let schema = schema_ab();
+        let field = TransformInput::field;
+        let transforms = [
+            Transform::Upper(field("a")),
+            Transform::Lower(field("a")),
+            Transform::Concat(std::vec![
+                field("a"),
+                TransformInput::literal("-"),
+                field("b")
+            ]),
+            Transform::Concat(std::vec![field("a"), field("b"), field("a")]),
+            Transform::ConcatWs {
+                separator: TransformInput::literal(", "),
+                inputs: std::vec![field("a"), TransformInput::Literal(None), field("b")],
+            },
+            Transform::ConcatWs {
+                separator: field("b"),
+                inputs: std::vec![field("a"), TransformInput::literal("ß"), field("a")],
+            },
+        ];
+        let row = |t: &Transform, a: Option<&str>, b: Option<&str>| -> Option<String> {
+            let get = |i: &TransformInput| match i {
+                TransformInput::Field(f) if f.name == "a" => a.map(str::to_string),
+                TransformInput::Field(_) => b.map(str::to_string),
+                TransformInput::Literal(s) => s.clone(),
+            };
+            match t {
+                Transform::Upper(i) => get(i).map(|s| s.to_uppercase()),
+                Transform::Lower(i) => get(i).map(|s| s.to_lowercase()),
+                Transform::Concat(xs) => xs
+                    .iter()
+                    .map(get)
+                    .collect::<Option<Vec<_>>>()
+                    .map(|v| v.concat()),
+                Transform::ConcatWs { separator, inputs } => get(separator)
+                    .map(|sep| inputs.iter().filter_map(get).collect::<Vec<_>>().join(&sep)),
+                _ => unreachable!(),
+            }
+        };
+        for seed in 1..40u64 {
+            let rows = (seed as usize * 7) % 60;
+            let a = random_rows(seed, rows);
+            let b = random_rows(seed * 31 + 5, rows);
+            let columns: [(ArrayRef, ArrayRef); 2] = [
+                (
+                    Arc::new(arrow_array::StringArray::from(a.clone())),
+                    Arc::new(arrow_array::StringArray::from(b.clone())),
+                ),
+                (
+                    Arc::new(LargeStringArray::from(a.clone())),
+                    Arc::new(LargeStringArray::from(b.clone())),
+                ),
+            ];
+            for t in &transforms {
+                let r = Resolved::new(t, &schema, &find).unwrap();
+                for (ca, cb) in &columns {
+                    for (from, len) in [(0, rows), (rows.min(3), rows.saturating_sub(5))] {
+                        let (sa, sb) = (ca.slice(from, len), cb.slice(from, len));
+                        let both = [sa, sb];
+                        let read: Vec<ArrayRef> =
+                            r.columns.iter().map(|&c| both[c].clone()).collect();
+                        let got = r.evaluate(&read, len).unwrap();
+                        let want: Vec<Option<String>> = (from..from + len)
+                            .map(|i| row(t, a[i].as_deref(), b[i].as_deref()))
+                            .collect();
+                        assert_eq!(utf8_rows(&got), want, "{t} seed {seed} from {from}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -14,6 +14,8 @@ mod paimon_type;
 
 pub use paimon_type::{PaimonType, PaimonTypeRoot, PAIMON_MAX_LENGTH};
 
+use arrow_schema::ArrowError;
+use std::format;
 use std::string::String;
 use std::vec::Vec;
 
@@ -252,6 +254,21 @@ impl Transform {
             Transform::Null => {}
         }
         refs
+    }
+
+    /// Checks what Java's transform constructors check that the enum cannot
+    /// say: a CONCAT_WS has a separator and at least one input (Java's
+    /// `ConcatWsTransform` requires two inputs or more, so a CONCAT_WS of
+    /// no input can neither be read from nor written to Paimon JSON).
+    pub(crate) fn check_inputs(&self) -> Result<(), ArrowError> {
+        match self {
+            Transform::ConcatWs { inputs, .. } if inputs.is_empty() => {
+                Err(ArrowError::InvalidArgumentError(format!(
+                    "{self}: CONCAT_WS takes a separator and at least one input (as Paimon's ConcatWsTransform), got none"
+                )))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The names of the columns the transform reads, in order of

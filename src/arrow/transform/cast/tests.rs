@@ -500,3 +500,169 @@ fn nulls_slices_dictionaries_and_row_numbers() {
         "Arrow type must match"
     );
 }
+
+/// The row-by-row reading of STRING to an integer type: each non-null row
+/// through `java_parse_integer`, the first failing row's error.
+fn integers_row_by_row(
+    values: &[Option<&str>],
+    to: &str,
+    min: i64,
+    max: i64,
+) -> Result<Vec<Option<i64>>, String> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match v {
+            None => Ok(None),
+            Some(s) => java_parse_integer(s, min, max).map(Some).map_err(|why| {
+                format!("Cast error: CAST from STRING to {to}: row {i}: cannot cast '{s}': {why}")
+            }),
+        })
+        .collect()
+}
+
+/// The columnar kernel's answer as `i64`s, or its error's text.
+fn integers_columnar(values: &dyn Array, to: &str) -> Result<Vec<Option<i64>>, String> {
+    let out = cast(values, "STRING", to).map_err(|e| e.to_string())?;
+    let widen = |i: usize| -> Option<i64> {
+        if out.is_null(i) {
+            return None;
+        }
+        Some(match to {
+            "TINYINT" => out.as_primitive::<Int8Type>().value(i).into(),
+            "SMALLINT" => out.as_primitive::<Int16Type>().value(i).into(),
+            "INT" => out.as_primitive::<Int32Type>().value(i).into(),
+            _ => out.as_primitive::<Int64Type>().value(i),
+        })
+    };
+    Ok((0..out.len()).map(widen).collect())
+}
+
+#[test]
+fn string_to_integers_match_the_row_by_row_reading() {
+    let edges = [
+        "0",
+        "-0",
+        "+0",
+        "1",
+        "-1",
+        "+",
+        "-",
+        "",
+        " 1",
+        "1 ",
+        "1.",
+        ".",
+        ".5",
+        "-.5",
+        "1.5",
+        "1.a",
+        "1..2",
+        "007",
+        "127",
+        "128",
+        "-128",
+        "-129",
+        "255",
+        "32767",
+        "32768",
+        "-32768",
+        "-32769",
+        "2147483647",
+        "2147483648",
+        "-2147483648",
+        "-2147483649",
+        "4294967296",
+        "999999999999999999",
+        "-999999999999999999",
+        "1000000000000000000",
+        "9223372036854775807",
+        "9223372036854775808",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "00000000000000000000001",
+        "99999999999999999999999",
+        "+-1",
+        "--1",
+        "1-",
+        "1e3",
+        "0x10",
+        "١٢",
+        "１２",
+        "é",
+        "12é",
+        "\u{0}",
+        "9:",
+        "/0",
+    ];
+    let types = [
+        ("TINYINT", i64::from(i8::MIN), i64::from(i8::MAX)),
+        ("SMALLINT", i16::MIN.into(), i16::MAX.into()),
+        ("INT", i32::MIN.into(), i32::MAX.into()),
+        ("BIGINT", i64::MIN, i64::MAX),
+    ];
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut columns: Vec<Vec<Option<String>>> = Vec::new();
+    // Each edge alone, after a good row and a null.
+    for e in edges {
+        columns.push(vec![Some("5".into()), None, Some(e.into())]);
+    }
+    // Random columns: numbers of every width and sign, some edges, nulls.
+    for _ in 0..300 {
+        let rows = (next() % 40) as usize;
+        let column = (0..rows)
+            .map(|_| {
+                let r = next();
+                match r % 8 {
+                    0 => None,
+                    1 => Some(edges[(r >> 8) as usize % edges.len()].into()),
+                    k => {
+                        let digits = 1 + (r >> 8) % (k * 3);
+                        let magnitude = next() % 10u64.pow(digits.min(19) as u32);
+                        let sign = ["", "-", "+"][(r >> 20) as usize % 3];
+                        Some(format!("{sign}{magnitude}"))
+                    }
+                }
+            })
+            .collect();
+        columns.push(column);
+    }
+    for column in &columns {
+        let refs: Vec<Option<&str>> = column.iter().map(Option::as_deref).collect();
+        let utf8 = StringArray::from(refs.clone());
+        let large = LargeStringArray::from(refs.clone());
+        let view = StringViewArray::from(refs.clone());
+        for (to, min, max) in types {
+            let want = integers_row_by_row(&refs, to, min, max);
+            assert_eq!(integers_columnar(&utf8, to), want, "{to} {refs:?}");
+            assert_eq!(integers_columnar(&large, to), want, "{to} {refs:?}");
+            assert_eq!(integers_columnar(&view, to), want, "{to} {refs:?}");
+            // Sliced: row numbers count from the slice's start.
+            if refs.len() > 2 {
+                let want = integers_row_by_row(&refs[1..refs.len() - 1], to, min, max);
+                let n = refs.len() - 2;
+                assert_eq!(
+                    integers_columnar(&utf8.slice(1, n), to),
+                    want,
+                    "{to} {refs:?}"
+                );
+                assert_eq!(
+                    integers_columnar(&large.slice(1, n), to),
+                    want,
+                    "{to} {refs:?}"
+                );
+                assert_eq!(
+                    integers_columnar(&view.slice(1, n), to),
+                    want,
+                    "{to} {refs:?}"
+                );
+            }
+        }
+    }
+}
