@@ -716,37 +716,32 @@ fn view_kernel(
             })
         }
         StringMatch::EndsWith if l <= 8 => {
-            // Inline rows are decided by the 8 view bytes ending where
-            // their string ends, out-of-line rows by the 8 bytes ending
-            // where theirs does in the data buffer. A word of mostly inline
-            // rows decides them all branch-free and visits the out-of-line
-            // candidates; a word of mostly out-of-line rows goes row by row
-            // (the branch between the two cases predictable there).
+            // One pass over a word of views: an inline row is decided by
+            // the 8 view bytes ending where its string ends, branch-free;
+            // the out-of-line rows (longer than 12 bytes, so at least 8 and
+            // at least `l`) are collected and each decided by one 8-byte
+            // load ending where its string ends in its data buffer.
             let lit_len = l as u32;
+            let data: Vec<&[u8]> = buffers.iter().map(|b| b.as_slice()).collect();
             let outer = |v: u128| {
-                let s = out_of_line(v, buffers);
-                suffix_eq(s, s.len(), lit, &ends)
+                let (n, b, o) = (
+                    view_len(v),
+                    (v >> 64) as u32 as usize,
+                    (v >> 96) as u32 as usize,
+                );
+                load(&data[b][o + n - 8..o + n]) & ends.tail_mask == ends.tail
             };
             words(len, |base, k| {
-                let outside = view_mask(views, base, k, |v| view_len(v) > INLINE);
-                if outside.count_ones() > 32 {
-                    return view_mask(views, base, k, |v| {
-                        let n = view_len(v);
-                        if n < l {
-                            false
-                        } else if n <= INLINE {
-                            inline_tail(v, n) & ends.tail_mask == ends.tail
-                        } else {
-                            outer(v)
-                        }
-                    });
+                let (mut inline, mut outside) = (0u64, 0u64);
+                for (j, &v) in views[base..base + k].iter().enumerate() {
+                    let n = v as u32;
+                    let small = n <= INLINE as u32;
+                    let hit = (n >= lit_len)
+                        & (inline_tail(v, view_len(v)) & ends.tail_mask == ends.tail);
+                    inline |= u64::from(small & hit) << j;
+                    outside |= u64::from(!small) << j;
                 }
-                let m = view_mask(views, base, k, |v| {
-                    (v as u32 >= lit_len)
-                        & (inline_tail(v, view_len(v)) & ends.tail_mask == ends.tail)
-                });
-                let candidates = view_mask(views, base, k, |v| v as u32 >= lit_len) & outside;
-                m & !outside | refine(candidates, |j| outer(views[base + j]))
+                inline | refine(outside, |j| outer(views[base + j]))
             })
         }
         StringMatch::EndsWith => {
