@@ -620,18 +620,6 @@ fn out_of_line(v: u128, buffers: &[Buffer]) -> &[u8] {
     &buffers[buffer].as_slice()[offset..offset + n]
 }
 
-/// The 8 bytes of view `v` that end where its inline string of `n <= 12`
-/// bytes ends (the low bytes zero when `n < 4`).
-#[inline(always)]
-fn inline_tail(v: u128, n: usize) -> u64 {
-    let end = 4 + n.min(INLINE);
-    if end >= 8 {
-        (v >> (8 * (end - 8))) as u64
-    } else {
-        (v << (8 * (8 - end))) as u64
-    }
-}
-
 /// The longest string a view holds inline.
 const INLINE: usize = 12;
 
@@ -723,6 +711,7 @@ fn view_kernel(
             // load ending where its string ends in its data buffer.
             let lit_len = l as u32;
             let data: Vec<&[u8]> = buffers.iter().map(|b| b.as_slice()).collect();
+            let view_bytes: &[u8] = array.views().inner().as_slice();
             let outer = |v: u128| {
                 let (n, b, o) = (
                     view_len(v),
@@ -736,8 +725,13 @@ fn view_kernel(
                 for (j, &v) in views[base..base + k].iter().enumerate() {
                     let n = v as u32;
                     let small = n <= INLINE as u32;
-                    let hit = (n >= lit_len)
-                        & (inline_tail(v, view_len(v)) & ends.tail_mask == ends.tail);
+                    // The 8 view bytes ending where an inline string ends
+                    // (shifted up when it ends before byte 8): one load.
+                    let e = 4 + view_len(v).min(INLINE);
+                    let s = e.saturating_sub(8);
+                    let at = 16 * (base + j) + s;
+                    let tail = load(&view_bytes[at..at + 8]) << (8 * (s + 8 - e));
+                    let hit = (n >= lit_len) & (tail & ends.tail_mask == ends.tail);
                     inline |= u64::from(small & hit) << j;
                     outside |= u64::from(!small) << j;
                 }
