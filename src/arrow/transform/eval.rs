@@ -654,24 +654,32 @@ impl<'a> Piece<'a> {
         self.nulls().is_none_or(|n| n.is_valid(row))
     }
 
-    /// Adds each row's byte length to `lens` (also on null rows, whose
-    /// length Arrow leaves free: the caller masks them).
-    fn add_lengths(&self, lens: &mut [usize]) {
-        fn spans<O: OffsetSizeTrait>(offsets: &[O], lens: &mut [usize]) {
-            for (l, w) in lens.iter_mut().zip(offsets.windows(2)) {
-                *l += (w[1] - w[0]).as_usize();
-            }
-        }
+    /// Adds each row's byte length, as `of(length)`, to `lens` (also on
+    /// null rows, whose length Arrow leaves free: the caller masks them).
+    /// CONCAT adds into its offsets of type `O` directly (the caller has
+    /// checked that the totals fit), CONCAT_WS into `usize` lengths.
+    fn add_lengths<L: Copy + core::ops::AddAssign>(&self, lens: &mut [L], of: impl Fn(usize) -> L) {
         match self {
-            Piece::Utf8 { offsets, .. } => spans(offsets, lens),
-            Piece::Large { offsets, .. } => spans(offsets, lens),
+            Piece::Utf8 { offsets, .. } => {
+                for (l, w) in lens.iter_mut().zip(offsets.windows(2)) {
+                    *l += of((w[1] - w[0]) as usize);
+                }
+            }
+            Piece::Large { offsets, .. } => {
+                for (l, w) in lens.iter_mut().zip(offsets.windows(2)) {
+                    *l += of((w[1] - w[0]) as usize);
+                }
+            }
             Piece::View(a) => {
                 for (l, view) in lens.iter_mut().zip(a.views().iter()) {
                     // A view's low 32 bits are its length.
-                    *l += (*view as u32) as usize;
+                    *l += of((*view as u32) as usize);
                 }
             }
-            Piece::Literal(_, len) => lens.iter_mut().for_each(|l| *l += len),
+            Piece::Literal(_, len) => {
+                let len = of(*len);
+                lens.iter_mut().for_each(|l| *l += len);
+            }
         }
     }
 
@@ -714,29 +722,6 @@ impl<'a> Piece<'a> {
             Piece::Literal(_, len) => len.saturating_mul(rows),
         }
     }
-
-    /// Adds each row's byte length to `lens[row + 1]`, as an offset of type
-    /// `O` (the caller has checked that the totals fit).
-    fn add_offsets<O: OffsetSizeTrait>(&self, lens: &mut [O]) {
-        fn spans<I: OffsetSizeTrait, O: OffsetSizeTrait>(offsets: &[I], lens: &mut [O]) {
-            for (l, w) in lens[1..].iter_mut().zip(offsets.windows(2)) {
-                *l += O::usize_as((w[1] - w[0]).as_usize());
-            }
-        }
-        match self {
-            Piece::Utf8 { offsets, .. } => spans(offsets, lens),
-            Piece::Large { offsets, .. } => spans(offsets, lens),
-            Piece::View(a) => {
-                for (l, view) in lens[1..].iter_mut().zip(a.views().iter()) {
-                    *l += O::usize_as((*view as u32) as usize);
-                }
-            }
-            Piece::Literal(_, len) => {
-                let len = O::usize_as(*len);
-                lens[1..].iter_mut().for_each(|l| *l += len);
-            }
-        }
-    }
 }
 
 /// The offsets of rows `lens` long, or `OffsetOverflowError` when the total
@@ -756,10 +741,12 @@ fn offsets_of<O: OffsetSizeTrait>(lens: &[usize]) -> Result<(Vec<O>, usize), Arr
 }
 
 /// Sets to 0 the length of each row that `nulls` marks null.
-fn mask_lengths(lens: &mut [usize], nulls: Option<&NullBuffer>) {
+fn mask_lengths<L: Copy + Default>(lens: &mut [L], nulls: Option<&NullBuffer>) {
     if let Some(nulls) = nulls {
         for (l, valid) in lens.iter_mut().zip(nulls.iter()) {
-            *l *= usize::from(valid);
+            if !valid {
+                *l = L::default();
+            }
         }
     }
 }
@@ -796,15 +783,9 @@ fn concat<O: OffsetSizeTrait>(pieces: &[Piece<'_>], rows: usize) -> Result<Array
     }
     let mut offsets = vec![O::usize_as(0); rows + 1];
     for p in pieces {
-        p.add_offsets(&mut offsets);
+        p.add_lengths(&mut offsets[1..], O::usize_as);
     }
-    if let Some(nulls) = &nulls {
-        for (l, valid) in offsets[1..].iter_mut().zip(nulls.iter()) {
-            if !valid {
-                *l = O::usize_as(0);
-            }
-        }
-    }
+    mask_lengths(&mut offsets[1..], nulls.as_ref());
     for i in 1..offsets.len() {
         offsets[i] = offsets[i] + offsets[i - 1];
     }
@@ -894,7 +875,7 @@ fn concat_ws<O: OffsetSizeTrait>(
     let mut piece_lens = vec![0usize; rows];
     for p in pieces {
         piece_lens.fill(0);
-        p.add_lengths(&mut piece_lens);
+        p.add_lengths(&mut piece_lens, |n| n);
         match p.nulls() {
             None => {
                 for ((l, n), &pl) in lens.iter_mut().zip(&mut present).zip(&piece_lens) {
@@ -916,7 +897,7 @@ fn concat_ws<O: OffsetSizeTrait>(
         }
     }
     piece_lens.fill(0);
-    separator.add_lengths(&mut piece_lens);
+    separator.add_lengths(&mut piece_lens, |n| n);
     for ((l, &n), &sl) in lens.iter_mut().zip(&present).zip(&piece_lens) {
         *l += sl * n.saturating_sub(1);
     }
