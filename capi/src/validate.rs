@@ -710,4 +710,45 @@ mod tests {
         }
         assert!(bad > 5_000 && good > 5_000, "{bad} bad, {good} good");
     }
+
+    /// The branch-free block loops, portable and (where the CPU has it)
+    /// AVX2, against a plain scan, on lengths around the block size, with
+    /// the one decreasing pair / non-ASCII byte at every place of interest.
+    #[test]
+    fn block_loops_agree_with_a_plain_scan() {
+        for n in [
+            0,
+            1,
+            2,
+            31,
+            32,
+            33,
+            BLOCK - 1,
+            BLOCK,
+            BLOCK + 1,
+            2 * BLOCK + 3,
+        ] {
+            let sorted: Vec<i64> = (0..n as i64).map(|i| i / 3).collect();
+            let bytes = vec![b'a'; n];
+            let mut cases = vec![(sorted.clone(), bytes.clone())];
+            for at in [0, 1, n / 2, n.saturating_sub(2), n.saturating_sub(1)] {
+                if at < n {
+                    let (mut o, mut b) = (sorted.clone(), bytes.clone());
+                    if at + 1 < n {
+                        o[at + 1] = o[at] - 1;
+                    }
+                    b[at] = 0x80 | (at as u8);
+                    cases.push((o, b));
+                }
+            }
+            for (offsets, bytes) in cases {
+                let plain = offsets.windows(2).all(|w| w[0] <= w[1]);
+                assert_eq!(non_decreasing_body(&offsets), plain, "n {n}");
+                assert_eq!(non_decreasing(&offsets), plain, "n {n}");
+                let ascii = bytes.iter().all(|b| b.is_ascii());
+                assert_eq!(all_ascii_body(&bytes), ascii, "n {n}");
+                assert_eq!(all_ascii(&bytes), ascii, "n {n}");
+            }
+        }
+    }
 }
