@@ -19,7 +19,9 @@
 //!   the per-row loop parses each with `str::parse::<i32>`).
 //!
 //! Each per-row loop's output is checked equal to the columnar one before
-//! timing.
+//! timing. With `TRANSFORMS_INTERLEAVED=<rounds>`, each pair is first timed
+//! alternately, call after call, and the ratio of the least times printed:
+//! the steadiest ratio on a shared, loaded machine.
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int32Type;
@@ -28,7 +30,7 @@ use bitbytes::arrow::{CompareOp, Function, Leaf, Predicate, Transform, Transform
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[path = "../tests/support/xorshift.rs"]
 mod xorshift;
@@ -220,10 +222,28 @@ fn transforms(c: &mut Criterion) {
             }),
         ),
     ];
+    let rounds = std::env::var("TRANSFORMS_INTERLEAVED")
+        .ok()
+        .and_then(|r| r.parse::<u32>().ok());
     for (label, predicate, per_row) in &cases {
         let columnar = predicate.test(&batch).unwrap();
         assert_eq!(columnar, per_row(), "{label}: the per-row loop disagrees");
         assert!(columnar.contains(&1), "{label} selects nothing");
+        if let Some(rounds) = rounds {
+            let (mut ours, mut theirs) = (Duration::MAX, Duration::MAX);
+            for _ in 0..rounds {
+                let t = Instant::now();
+                black_box(predicate.test(black_box(&batch)).unwrap());
+                ours = ours.min(t.elapsed());
+                let t = Instant::now();
+                black_box(per_row());
+                theirs = theirs.min(t.elapsed());
+            }
+            println!(
+                "{label}: columnar {ours:?}, per_row {theirs:?}, per_row / columnar {:.2}",
+                theirs.as_secs_f64() / ours.as_secs_f64()
+            );
+        }
         let mut g = c.benchmark_group(*label);
         g.throughput(Throughput::Elements(ROWS as u64));
         g.bench_function("columnar", |bench| {

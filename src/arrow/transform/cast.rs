@@ -829,26 +829,26 @@ impl Cx<'_> {
             min,
             max,
             narrow: &narrow,
+            nulls,
         };
         let out = match strs {
-            Strs::Utf8(a) => rows.run(a.value_offsets(), a.value_data(), nulls, slow)?,
-            Strs::Large(a) => rows.run(a.value_offsets(), a.value_data(), nulls, slow)?,
-            Strs::View(a) => {
-                let mut out = Vec::with_capacity(a.len());
-                for i in 0..a.len() {
-                    out.push(match nulls {
-                        Some(n) if n.is_null(i) => O::Native::default(),
-                        _ => {
-                            let bytes = a.value(i).as_bytes();
-                            match plain_integer(bytes, 0, bytes.len()) {
-                                Some(v) if (min..=max).contains(&v) => narrow(v),
-                                _ => slow(i)?,
-                            }
-                        }
-                    });
-                }
-                out
-            }
+            Strs::Utf8(a) => rows.offsets(a.value_offsets(), a.value_data(), slow)?,
+            Strs::Large(a) => rows.offsets(a.value_offsets(), a.value_data(), slow)?,
+            Strs::View(a) => rows.run(
+                a.len(),
+                |base, words| {
+                    let views = a.views().get(base..base + 64);
+                    views
+                        .and_then(|v| v.try_into().ok())
+                        .map(|v| view_block(v, words))
+                        .is_some()
+                },
+                |i| {
+                    let bytes = a.value(i).as_bytes();
+                    plain_integer(bytes, 0, bytes.len())
+                },
+                slow,
+            )?,
         };
         Ok(PrimitiveArray::new(
             ScalarBuffer::from(out),
@@ -1270,49 +1270,203 @@ fn java_parse_integer(s: &str, min: i64, max: i64) -> Result<i64, &'static str> 
     Ok(v)
 }
 
-/// The STRING to integer row loop over a Utf8 / LargeUtf8 column: values
-/// in `min..=max`, narrowed by `narrow`.
+/// The STRING to integer row loop: values in `min..=max`, narrowed by
+/// `narrow`; rows that `nulls` marks null are the default.
 struct IntegerRows<'n, N> {
     min: i64,
     max: i64,
     narrow: &'n N,
+    nulls: Option<&'n NullBuffer>,
 }
 
+/// A block of 64 rows for [`digit_block`]: each row's first 8 bytes as a
+/// little-endian word (any bytes past the row's end), and its length.
+/// `block(base, words)` loaders fill one and say whether they could.
+type DigitWords = ([u64; 64], [u64; 64]);
+
 impl<N> IntegerRows<'_, N> {
-    /// Each row of the column of `offsets` into `data`: plain digits read
-    /// in place, any other row through `slow` (row index); null rows are
-    /// the default.
+    /// Each of `len` rows, in blocks of 64 where `block(base)` gives the
+    /// block's words: the block's rows that are 1 to 8 digits in range are
+    /// read by [`digit_block`], branch-free; any other row (a sign, more
+    /// digits, a bad value), and every row of a block `block` does not
+    /// give, by `plain(i)` (a sign and up to 18 digits, read in place)
+    /// and then `slow` (Java's reading, which gives the error), in row
+    /// order, so that an error names the first bad row as a row loop would.
     #[inline]
-    fn run<O: OffsetSizeTrait, T: Default>(
+    fn run<T: Default + Copy>(
         &self,
-        offsets: &[O],
-        data: &[u8],
-        nulls: Option<&NullBuffer>,
+        len: usize,
+        mut block: impl FnMut(usize, &mut DigitWords) -> bool,
+        plain: impl Fn(usize) -> Option<i64>,
         mut slow: impl FnMut(usize) -> Result<T, ArrowError>,
     ) -> Result<Vec<T>, ArrowError>
     where
         N: Fn(i64) -> T,
     {
-        let mut out = Vec::with_capacity(offsets.len().saturating_sub(1));
-        for (i, w) in offsets.windows(2).enumerate() {
-            if nulls.is_some_and(|n| n.is_null(i)) {
-                out.push(T::default());
-                continue;
+        let mut out = Vec::with_capacity(len);
+        let mut row = |i: usize| match plain(i) {
+            Some(v) if v >= self.min && v <= self.max => Ok((self.narrow)(v)),
+            _ => cold(&mut slow, i),
+        };
+        let mut valid_words = self.nulls.map(|n| n.inner().bit_chunks().iter());
+        let mut words: DigitWords = ([0; 64], [0; 64]);
+        let mut values = [0i64; 64];
+        let mut base = 0;
+        while base + 64 <= len && block(base, &mut words) {
+            let valid = valid_words
+                .as_mut()
+                .map_or(u64::MAX, |words| words.next().unwrap_or(0));
+            let ok = digit_block_dispatch(&words, self.max, &mut values);
+            out.extend(values.iter().map(|&v| (self.narrow)(v)));
+            // Null rows are the default; rows not read here, the row loop's.
+            let mut rest = !ok | !valid;
+            while rest != 0 {
+                let j = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                out[base + j] = if valid >> j & 1 == 0 {
+                    T::default()
+                } else {
+                    row(base + j)?
+                };
             }
-            let v = match plain_integer(data, w[0].as_usize(), w[1].as_usize()) {
-                Some(v) if v >= self.min && v <= self.max => (self.narrow)(v),
-                _ => cold(&mut slow, i)?,
-            };
-            out.push(v);
+            base += 64;
+        }
+        for i in base..len {
+            out.push(match self.nulls {
+                Some(n) if n.is_null(i) => T::default(),
+                _ => row(i)?,
+            });
         }
         Ok(out)
     }
+
+    /// [`run`](Self::run) over a Utf8 / LargeUtf8 column's offsets and
+    /// values: a block's words are 8-byte loads at the rows' starts, for
+    /// the blocks whose loads all stay inside `data` (a buffer without
+    /// padding ends its last rows row by row).
+    fn offsets<O: OffsetSizeTrait, T: Default + Copy>(
+        &self,
+        offsets: &[O],
+        data: &[u8],
+        slow: impl FnMut(usize) -> Result<T, ArrowError>,
+    ) -> Result<Vec<T>, ArrowError>
+    where
+        N: Fn(i64) -> T,
+    {
+        self.run(
+            offsets.len().saturating_sub(1),
+            |base, words| {
+                let w = offsets
+                    .get(base..base + 65)
+                    .and_then(|w| <&[O; 65]>::try_from(w).ok());
+                match w {
+                    Some(w) if w[64].as_usize() + 8 <= data.len() => {
+                        offset_block(w, data, words);
+                        true
+                    }
+                    _ => false,
+                }
+            },
+            |i| plain_integer(data, offsets[i].as_usize(), offsets[i + 1].as_usize()),
+            slow,
+        )
+    }
+}
+
+/// The words of 64 rows of offsets `w` into `data` (the caller checked
+/// that every start is at least 8 bytes before its end).
+#[inline]
+fn offset_block<O: OffsetSizeTrait>(w: &[O; 65], data: &[u8], (words, lens): &mut DigitWords) {
+    for j in 0..64 {
+        let start = w[j].as_usize();
+        words[j] = data
+            .get(start..start + 8)
+            .map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])));
+        lens[j] = (w[j + 1] - w[j]).as_usize() as u64;
+    }
+}
+
+/// The words of 64 views: a view's low 32 bits are its length, and the 8
+/// bytes after them its first 8 bytes when it is inline (at most 12 bytes;
+/// longer rows, which [`digit_block`] refuses anyway, hold a prefix and a
+/// buffer index there).
+#[inline]
+fn view_block(views: &[u128; 64], (words, lens): &mut DigitWords) {
+    for j in 0..64 {
+        words[j] = (views[j] >> 32) as u64;
+        lens[j] = u64::from(views[j] as u32);
+    }
+}
+
+/// The rows of a block of 64 that are 1 to 8 ASCII digits with a value of
+/// at most `max`: their values into `values` (0 for the others) and a bit
+/// per row returned, by
+/// [`eight_digits_or_zero`] on each row's word, with no branch and no
+/// memory access but the arrays, which the compiler vectorises.
+#[inline(always)]
+fn digit_block((words, lens): &DigitWords, max: i64, values: &mut [i64; 64]) -> u64 {
+    let mut oks = [0u64; 64];
+    for j in 0..64 {
+        let (v, good) = eight_digits_or_zero(words[j], lens[j]);
+        let good = good & (v as i64 <= max);
+        values[j] = if good { v as i64 } else { 0 };
+        oks[j] = u64::from(good);
+    }
+    let mut ok = 0u64;
+    for (j, &o) in oks.iter().enumerate() {
+        ok |= o << j;
+    }
+    ok
+}
+
+/// [`eight_digits`] without a branch: the value of the first `len` bytes of
+/// `word` and whether `len` is 1 to 8 and they are all ASCII digits (the
+/// value is meaningless when not).
+#[inline(always)]
+fn eight_digits_or_zero(word: u64, len: u64) -> (u64, bool) {
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    let fits = len.wrapping_sub(1) < 8;
+    // The digits moved to the top `len` bytes; the bytes below are 0 and
+    // read as leading zeros.
+    let shift = 8 * (8 - len.clamp(1, 8));
+    let x = word << shift;
+    let zeros = ZEROS << shift;
+    // Each digit byte is 0x30..=0x39: its high nibble is 3, and still 3
+    // after adding 6 (0x3A.. would carry into it; a byte whose high nibble
+    // is not 3 has failed already).
+    let digits = (x & HIGH == zeros)
+        & (x.wrapping_add(0x0606_0606_0606_0606 & (u64::MAX << shift)) & HIGH == zeros);
+    (swar_value(x), fits & digits)
+}
+
+/// [`digit_block`], compiled for AVX2 where the CPU has it (4 rows to an
+/// instruction).
+#[inline]
+fn digit_block_dispatch(words: &DigitWords, max: i64, values: &mut [i64; 64]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { digit_block_avx2(words, max, values) };
+    }
+    digit_block(words, max, values)
+}
+
+/// [`digit_block`] compiled for AVX2.
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn digit_block_avx2(words: &DigitWords, max: i64, values: &mut [i64; 64]) -> u64 {
+    digit_block(words, max, values)
 }
 
 /// `f(i)`, kept out of the hot loop that calls it.
 #[cold]
 #[inline(never)]
-fn cold<R>(f: &mut impl FnMut(usize) -> R, i: usize) -> R {
+fn cold<R, F: FnMut(usize) -> R + ?Sized>(f: &mut F, i: usize) -> R {
     f(i)
 }
 
@@ -1358,25 +1512,19 @@ fn plain_integer(data: &[u8], start: usize, end: usize) -> Option<i64> {
 /// when they are all ASCII digits, the first the most significant.
 #[inline]
 fn eight_digits(word: u64, len: usize) -> Option<u64> {
-    const ZEROS: u64 = 0x3030_3030_3030_3030;
-    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
-    // The digits moved to the top `len` bytes; the bytes below are 0 and
-    // read as leading zeros.
-    let shift = 8 * (8 - len as u32);
-    let x = word << shift;
-    let zeros = ZEROS << shift;
-    // Each digit byte is 0x30..=0x39: its high nibble is 3, and still 3
-    // after adding 6 (0x3A.. would carry into it; a byte whose high nibble
-    // is not 3 has failed already).
-    if x & HIGH != zeros
-        || x.wrapping_add(0x0606_0606_0606_0606 & (u64::MAX << shift)) & HIGH != zeros
-    {
-        return None;
-    }
+    let (v, digits) = eight_digits_or_zero(word, len as u64);
+    digits.then_some(v)
+}
+
+/// The value of 8 digit bytes (`0x30..=0x39`, the first the most
+/// significant; leading zero bytes read as zeros), by three
+/// multiply-and-add steps on pairs, quads and halves.
+#[inline(always)]
+fn swar_value(x: u64) -> u64 {
     let x = x & 0x0F0F_0F0F_0F0F_0F0F;
     let x = (x.wrapping_mul(10) + (x >> 8)) & 0x00FF_00FF_00FF_00FF;
     let x = (x.wrapping_mul(100) + (x >> 16)) & 0x0000_FFFF_0000_FFFF;
-    Some((x.wrapping_mul(10000) + (x >> 32)) & 0xFFFF_FFFF)
+    (x.wrapping_mul(10000) + (x >> 32)) & 0xFFFF_FFFF
 }
 
 /// A float type Java's `parseFloat` / `parseDouble` read.

@@ -613,19 +613,34 @@ fn string_to_integers_match_the_row_by_row_reading() {
     for e in edges {
         columns.push(vec![Some("5".into()), None, Some(e.into())]);
     }
-    // Random columns: numbers of every width and sign, some edges, nulls.
-    for _ in 0..300 {
-        let rows = (next() % 40) as usize;
+    // Random columns: numbers of every width and sign, some edges, nulls;
+    // the last ones long enough for whole blocks of 64 rows (mostly
+    // unsigned, as the block reads them), at every length around 64 * k
+    // (the last rows, whose 8-byte loads would pass the end, go row by row).
+    for c in 0..400 {
+        let rows = if c < 300 {
+            (next() % 40) as usize
+        } else {
+            60 + (next() % 200) as usize
+        };
         let column = (0..rows)
             .map(|_| {
                 let r = next();
                 match r % 8 {
                     0 => None,
-                    1 => Some(edges[(r >> 8) as usize % edges.len()].into()),
+                    // Rarely in the long columns, most of whose edges fail.
+                    1 if c < 300 || (r >> 40).is_multiple_of(64) => {
+                        Some(edges[(r >> 8) as usize % edges.len()].into())
+                    }
                     k => {
-                        let digits = 1 + (r >> 8) % (k * 3);
+                        let digits = 1 + (r >> 8) % (k.max(2) * 3);
                         let magnitude = next() % 10u64.pow(digits.min(19) as u32);
-                        let sign = ["", "-", "+"][(r >> 20) as usize % 3];
+                        let signs: &[&str] = if c < 300 {
+                            &["", "-", "+"]
+                        } else {
+                            &["", "", "", "", "", "", "-", "+"]
+                        };
+                        let sign = signs[(r >> 20) as usize % signs.len()];
                         Some(format!("{sign}{magnitude}"))
                     }
                 }
@@ -663,6 +678,71 @@ fn string_to_integers_match_the_row_by_row_reading() {
                     "{to} {refs:?}"
                 );
             }
+        }
+    }
+}
+
+/// The block reading of digits, portable and (where the CPU has it) AVX2,
+/// against a byte-by-byte reading of each row's word: random words of
+/// digits with a stray non-digit here and there, every length 0..=12 and
+/// some far larger, every `max` of the integer types.
+#[test]
+fn digit_blocks_match_a_byte_loop() {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let byte_loop = |word: u64, len: u64, max: i64| -> Option<i64> {
+        if !(1..=8).contains(&len) {
+            return None;
+        }
+        let mut v: i64 = 0;
+        for b in &word.to_le_bytes()[..len as usize] {
+            if !b.is_ascii_digit() {
+                return None;
+            }
+            v = v * 10 + i64::from(b - b'0');
+        }
+        (v <= max).then_some(v)
+    };
+    for round in 0..2000 {
+        let max = [127, 32767, i64::from(i32::MAX), i64::MAX][round % 4];
+        let mut words: DigitWords = ([0; 64], [0; 64]);
+        for j in 0..64 {
+            let mut bytes = [0u8; 8];
+            for b in &mut bytes {
+                let r = next();
+                *b = match r % 16 {
+                    0 => (r >> 8) as u8,
+                    1 => [b'/', b':', b'+', b'-', b'.', 0x30 + 10, 0xB0][(r >> 8) as usize % 7],
+                    _ => b'0' + (r >> 8) as u8 % 10,
+                };
+            }
+            words.0[j] = u64::from_le_bytes(bytes);
+            let r = next();
+            words.1[j] = if r % 16 == 0 { r >> 4 } else { r % 13 };
+        }
+        let want: Vec<Option<i64>> = (0..64)
+            .map(|j| byte_loop(words.0[j], words.1[j], max))
+            .collect();
+        let read = |ok: u64, values: &[i64; 64]| -> Vec<Option<i64>> {
+            (0..64)
+                .map(|j| (ok >> j & 1 == 1).then_some(values[j]))
+                .collect()
+        };
+        let mut values = [0i64; 64];
+        let ok = digit_block(&words, max, &mut values);
+        assert_eq!(read(ok, &values), want, "portable, max {max}");
+        let ok = digit_block_dispatch(&words, max, &mut values);
+        assert_eq!(read(ok, &values), want, "dispatched, max {max}");
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2.
+            let ok = unsafe { digit_block_avx2(&words, max, &mut values) };
+            assert_eq!(read(ok, &values), want, "AVX2, max {max}");
         }
     }
 }
