@@ -963,7 +963,21 @@ fn buffer_case<O: OffsetSizeTrait>(
     ascii(&mut mapped);
     let mut at = next_non_ascii(bytes, 0);
     let mut same_length = true;
+    // The mappings of the two-byte characters (U+0080..U+07FF: Latin,
+    // Greek, Cyrillic, ...) met so far, each looked up once a call.
+    let mut two_byte = TwoByteCase::new(upper, at < bytes.len());
     while at < bytes.len() {
+        if let Some(m) = bytes.get(at..at + 2).and_then(|b| two_byte.map(b[0], b[1])) {
+            match m {
+                Some(m) => mapped[at..at + 2].copy_from_slice(&m),
+                None => {
+                    same_length = false;
+                    break;
+                }
+            }
+            at = next_non_ascii(bytes, at + 2);
+            continue;
+        }
         let width = match bytes[at] {
             0xC0..=0xDF => 2,
             0xE0..=0xEF => 3,
@@ -978,14 +992,7 @@ fn buffer_case<O: OffsetSizeTrait>(
             break;
         };
         let mut buf = [0u8; 12];
-        let mut n = 0;
-        if upper {
-            c.to_uppercase()
-                .for_each(|m| n += m.encode_utf8(&mut buf[n..]).len());
-        } else {
-            c.to_lowercase()
-                .for_each(|m| n += m.encode_utf8(&mut buf[n..]).len());
-        }
+        let n = case_mapped(c, upper, &mut buf);
         if n != width || (!upper && c == 'Σ') {
             same_length = false;
             break;
@@ -1061,6 +1068,72 @@ fn buffer_case<O: OffsetSizeTrait>(
         array.nulls().cloned(),
     )?;
     Ok(Some(Arc::new(out)))
+}
+
+/// `c`'s full upper (`upper`) or lower case mapping (up to 3 characters)
+/// as UTF-8 into `buf`; returns its length.
+fn case_mapped(c: char, upper: bool, buf: &mut [u8; 12]) -> usize {
+    let mut n = 0;
+    if upper {
+        c.to_uppercase()
+            .for_each(|m| n += m.encode_utf8(&mut buf[n..]).len());
+    } else {
+        c.to_lowercase()
+            .for_each(|m| n += m.encode_utf8(&mut buf[n..]).len());
+    }
+    n
+}
+
+/// The case mappings of the two-byte UTF-8 characters (U+0080..U+07FF) a
+/// buffer holds, each computed once (`char::to_uppercase` /
+/// `to_lowercase` search a table) and then read from a 1,920-entry cache.
+struct TwoByteCase {
+    upper: bool,
+    /// Per code point from U+0080: 0 not yet looked up, 1 a mapping that
+    /// changes the byte length (or LOWER of `Σ`, final sigma), else
+    /// `1 << 16` and the two mapped bytes.
+    cache: Vec<u32>,
+}
+
+impl TwoByteCase {
+    /// A cache for UPPER (`upper`) or LOWER, allocated only when `needed`.
+    fn new(upper: bool, needed: bool) -> TwoByteCase {
+        let cache = if needed {
+            vec![0; 0x800 - 0x80]
+        } else {
+            Vec::new()
+        };
+        TwoByteCase { upper, cache }
+    }
+
+    /// For the two bytes of a two-byte character: `Some(Some(mapped))`
+    /// when its mapping is two bytes too, `Some(None)` when it is not (the
+    /// caller leaves the in-place path); `None` when `b0 b1` is not a
+    /// two-byte character.
+    #[inline]
+    fn map(&mut self, b0: u8, b1: u8) -> Option<Option<[u8; 2]>> {
+        if !(0xC2..=0xDF).contains(&b0) || b1 & 0xC0 != 0x80 {
+            return None;
+        }
+        let cp = (u32::from(b0 & 0x1F) << 6) | u32::from(b1 & 0x3F);
+        let entry = self.cache.get_mut(cp as usize - 0x80)?;
+        if *entry == 0 {
+            *entry = Self::look_up(char::from_u32(cp)?, self.upper);
+        }
+        Some((*entry != 1).then_some([*entry as u8, (*entry >> 8) as u8]))
+    }
+
+    /// The cache entry of `c`.
+    #[cold]
+    fn look_up(c: char, upper: bool) -> u32 {
+        let mut buf = [0u8; 12];
+        let n = case_mapped(c, upper, &mut buf);
+        if n != 2 || (!upper && c == 'Σ') {
+            1
+        } else {
+            1 << 16 | u32::from(buf[1]) << 8 | u32::from(buf[0])
+        }
+    }
 }
 
 /// The position of the first non-ASCII byte of `bytes` from `from`, or its
@@ -1249,6 +1322,39 @@ mod tests {
     }
 
     use std::string::ToString;
+
+    /// Every two-byte character (the cache of `TwoByteCase`): in a column
+    /// of its own (twice, so that the second is read from the cache),
+    /// and all in one column: UPPER and LOWER as Rust's `str` mappings
+    /// (Java's) give them.
+    #[test]
+    fn every_two_byte_character_maps_as_the_str_mappings() {
+        let chars: Vec<char> = (0x80..0x800).filter_map(char::from_u32).collect();
+        let mut columns: Vec<Vec<String>> = chars
+            .iter()
+            .map(|c| std::vec![format!("a{c}Z{c}"), format!("{c}")])
+            .collect();
+        columns.push(chars.iter().map(|c| format!("-{c}")).collect());
+        for upper in [true, false] {
+            for rows in &columns {
+                let column = arrow_array::StringArray::from(rows.clone());
+                // LOWER of a buffer holding `Σ` is row by row (final sigma).
+                let Some(out) = buffer_case(&column, upper).unwrap() else {
+                    assert!(!upper && rows.iter().any(|r| r.contains('Σ')));
+                    continue;
+                };
+                let out = out.as_string::<i32>();
+                for (i, row) in rows.iter().enumerate() {
+                    let want = if upper {
+                        row.to_uppercase()
+                    } else {
+                        row.to_lowercase()
+                    };
+                    assert_eq!(out.value(i), want, "upper {upper}, {row:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn large_offsets_write_the_same_strings() {
