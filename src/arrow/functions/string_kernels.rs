@@ -640,6 +640,58 @@ fn view_mask(views: &[u128], base: usize, k: usize, f: impl Fn(u128) -> bool) ->
     m
 }
 
+/// StartsWith over views for a prefix of at most 4 bytes, decided by each
+/// view's low 64 bits alone: its length (at least `lit_len`) and its first
+/// bytes under `mask` (`want`). A word of 64 views a step, branch-free; the
+/// AVX2 copy where the CPU has it.
+fn view_prefix(views: &[u128], lit_len: u32, mask: u64, want: u64) -> BooleanBuffer {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { view_prefix_avx2(views, lit_len, mask, want) };
+    }
+    view_prefix_words(views, lit_len, mask, want)
+}
+
+/// [`view_prefix_words`] compiled for AVX2.
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn view_prefix_avx2(views: &[u128], lit_len: u32, mask: u64, want: u64) -> BooleanBuffer {
+    view_prefix_words(views, lit_len, mask, want)
+}
+
+/// See [`view_prefix`].
+#[inline(always)]
+fn view_prefix_words(views: &[u128], lit_len: u32, mask: u64, want: u64) -> BooleanBuffer {
+    let hit = |v: u128| {
+        let low = v as u64;
+        u64::from((low as u32 >= lit_len) & (low & mask == want))
+    };
+    words(views.len(), |base, k| {
+        let mut m = 0u64;
+        match views
+            .get(base..base + 64)
+            .and_then(|w| <&[u128; 64]>::try_from(w).ok())
+        {
+            Some(w) => {
+                for (j, &v) in w.iter().enumerate() {
+                    m |= hit(v) << j;
+                }
+            }
+            None => {
+                for (j, &v) in views[base..base + k].iter().enumerate() {
+                    m |= hit(v) << j;
+                }
+            }
+        }
+        m
+    })
+}
+
 /// `=`, StartsWith, EndsWith or Contains over string views.
 fn view_kernel(
     array: &StringViewArray,
@@ -688,11 +740,11 @@ fn view_kernel(
             let lit_len = l as u32;
             let decided = l <= 4;
             let rest_mask = data_mask(k);
+            if decided {
+                return Ok(view_prefix(views, lit_len, mask as u64, want as u64));
+            }
             words(len, |base, k| {
                 let m = view_mask(views, base, k, |v| v as u32 >= lit_len && v & mask == want);
-                if decided {
-                    return m;
-                }
                 refine(m, |j| {
                     let v = views[base + j];
                     if view_len(v) <= INLINE {
@@ -839,6 +891,50 @@ mod tests {
                         assert_eq!(a, portable, "{test:?} {lit:?}");
                         assert_eq!(b, portable, "{test:?} {lit:?}");
                     }
+                }
+            }
+        }
+    }
+
+    /// The view prefix loop, portable and AVX2 (where the CPU has it),
+    /// against `starts_with` on each row: prefixes of 0 to 4 bytes, rows
+    /// inline and out of line, every count of views around whole words.
+    #[test]
+    fn view_prefix_portable_and_avx2_agree_with_rows() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let rows: Vec<std::string::String> = (0..200)
+            .map(|_| {
+                let n = (next() % 20) as usize;
+                (0..n)
+                    .map(|_| ['a', 'b', 'é'][(next() % 3) as usize])
+                    .collect()
+            })
+            .collect();
+        let column = StringViewArray::from_iter_values(&rows);
+        for lit in ["", "a", "ab", "aé", "aba", "abab", "é"] {
+            let n = lit.len();
+            let mut view = [0u8; 8];
+            view[4..4 + n].copy_from_slice(lit.as_bytes());
+            let mask = ((1u64 << (8 * n)) - 1) << 32;
+            let want_bits = u64::from_le_bytes(view);
+            for len in [0, 1, 63, 64, 65, 127, 128, 130, 200] {
+                let views = &column.views()[..len];
+                let want: Vec<bool> = rows[..len].iter().map(|r| r.starts_with(lit)).collect();
+                let portable = view_prefix_words(views, n as u32, mask, want_bits);
+                assert_eq!(portable.iter().collect::<Vec<_>>(), want, "{lit:?} {len}");
+                let dispatched = view_prefix(views, n as u32, mask, want_bits);
+                assert_eq!(dispatched, portable, "{lit:?} {len}");
+                #[cfg(target_arch = "x86_64")]
+                if std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU has AVX2.
+                    let avx2 = unsafe { view_prefix_avx2(views, n as u32, mask, want_bits) };
+                    assert_eq!(avx2, portable, "{lit:?} {len}");
                 }
             }
         }
