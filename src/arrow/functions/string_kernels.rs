@@ -761,39 +761,108 @@ fn view_kernel(
             // the out-of-line rows (longer than 12 bytes, so at least 8 and
             // at least `l`) are collected and each decided by one 8-byte
             // load ending where its string ends in its data buffer.
-            let lit_len = l as u32;
-            let data: Vec<&[u8]> = buffers.iter().map(|b| b.as_slice()).collect();
-            let view_bytes: &[u8] = array.views().inner().as_slice();
-            let outer = |v: u128| {
-                let (n, b, o) = (
-                    view_len(v),
-                    (v >> 64) as u32 as usize,
-                    (v >> 96) as u32 as usize,
-                );
-                load(&data[b][o + n - 8..o + n]) & ends.tail_mask == ends.tail
-            };
-            words(len, |base, k| {
-                let (mut inline, mut outside) = (0u64, 0u64);
-                for (j, &v) in views[base..base + k].iter().enumerate() {
-                    let n = v as u32;
-                    let small = n <= INLINE as u32;
-                    // The 8 view bytes ending where an inline string ends
-                    // (shifted up when it ends before byte 8): one load.
-                    let e = 4 + view_len(v).min(INLINE);
-                    let s = e.saturating_sub(8);
-                    let at = 16 * (base + j) + s;
-                    let tail = load(&view_bytes[at..at + 8]) << (8 * (s + 8 - e));
-                    let hit = (n >= lit_len) & (tail & ends.tail_mask == ends.tail);
-                    inline |= u64::from(small & hit) << j;
-                    outside |= u64::from(!small) << j;
-                }
-                inline | refine(outside, |j| outer(views[base + j]))
-            })
+            view_suffix(views, buffers, l as u32, &ends)
         }
         StringMatch::EndsWith => {
             long_enough(views, buffers, l, |s| suffix_eq(s, s.len(), lit, &ends))
         }
     })
+}
+
+/// EndsWith over views for a suffix of at most 8 bytes (`lit_len`, its
+/// last bytes in `ends`): one pass over a word of views. An inline row is
+/// decided branch-free by the 8 view bytes ending where its string ends,
+/// taken from the view's two halves by shifts (so that the compiler can
+/// run several views at once); the out-of-line rows (longer than 12
+/// bytes, so at least 8 and at least `lit_len`) are collected and each
+/// decided by one 8-byte load ending where its string ends in its data
+/// buffer. The AVX2 copy where the CPU has it.
+fn view_suffix(views: &[u128], buffers: &[Buffer], lit_len: u32, ends: &Ends) -> BooleanBuffer {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { view_suffix_avx2(views, buffers, lit_len, ends) };
+    }
+    view_suffix_words(views, buffers, lit_len, ends)
+}
+
+/// [`view_suffix_words`] compiled for AVX2.
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn view_suffix_avx2(
+    views: &[u128],
+    buffers: &[Buffer],
+    lit_len: u32,
+    ends: &Ends,
+) -> BooleanBuffer {
+    view_suffix_words(views, buffers, lit_len, ends)
+}
+
+/// See [`view_suffix`].
+#[inline(always)]
+fn view_suffix_words(
+    views: &[u128],
+    buffers: &[Buffer],
+    lit_len: u32,
+    ends: &Ends,
+) -> BooleanBuffer {
+    let data: Vec<&[u8]> = buffers.iter().map(|b| b.as_slice()).collect();
+    let outer = |v: u128| {
+        let (n, b, o) = (
+            view_len(v),
+            (v >> 64) as u32 as usize,
+            (v >> 96) as u32 as usize,
+        );
+        load(&data[b][o + n - 8..o + n]) & ends.tail_mask == ends.tail
+    };
+    // A plain loop, not `words` with a closure: the closure is compiled on
+    // its own, without the caller's AVX2, unless the compiler inlines it.
+    let len = views.len();
+    let mut out = Vec::with_capacity(len.div_ceil(64));
+    let mut base = 0;
+    while base < len {
+        let k = (len - base).min(64);
+        let (inline, outside) = match views
+            .get(base..base + 64)
+            .and_then(|w| <&[u128; 64]>::try_from(w).ok())
+        {
+            Some(w) => suffix_classify(w, lit_len, ends),
+            None => suffix_classify(&views[base..base + k], lit_len, ends),
+        };
+        out.push(inline | refine(outside, |j| outer(views[base + j])));
+        base += 64;
+    }
+    BooleanBuffer::new(Buffer::from_vec(out), 0, len)
+}
+
+/// For up to 64 views: the bits of the inline rows that end with the
+/// literal (at least `lit_len` bytes, their last 8 bytes under the tail
+/// mask), and the bits of the out-of-line rows. Branch-free: the 8 view
+/// bytes ending where an inline string ends come from the view's two
+/// halves by shifts.
+#[inline(always)]
+fn suffix_classify(views: &[u128], lit_len: u32, ends: &Ends) -> (u64, u64) {
+    let (mut inline, mut outside) = (0u64, 0u64);
+    for (j, &v) in views.iter().enumerate() {
+        let (lo, hi) = (v as u64, (v >> 64) as u64);
+        let n = lo as u32;
+        let small = n <= INLINE as u32;
+        // The string ends at view byte `e`; the 8 bytes before it are
+        // bytes `e - 8..e` (`s` bits in) when `e >= 8`, else the first 8
+        // bytes moved up by the missing `8 - e`.
+        let e = 4 + u64::from(n.min(INLINE as u32));
+        let s = 8 * e.saturating_sub(8) as u32;
+        let up = 8 * 8u64.saturating_sub(e) as u32;
+        let tail = (lo.checked_shr(s).unwrap_or(0) | hi.checked_shl(64 - s).unwrap_or(0)) << up;
+        let hit = (n >= lit_len) & (tail & ends.tail_mask == ends.tail);
+        inline |= u64::from(small & hit) << j;
+        outside |= u64::from(!small) << j;
+    }
+    (inline, outside)
 }
 
 /// The views at least `l` bytes long whose bytes pass `test`.
@@ -896,11 +965,12 @@ mod tests {
         }
     }
 
-    /// The view prefix loop, portable and AVX2 (where the CPU has it),
-    /// against `starts_with` on each row: prefixes of 0 to 4 bytes, rows
-    /// inline and out of line, every count of views around whole words.
+    /// The view prefix and suffix loops, portable and AVX2 (where the CPU
+    /// has it), against `starts_with` / `ends_with` on each row: prefixes
+    /// of 0 to 4 bytes, suffixes of 0 to 8, rows inline and out of line,
+    /// every count of views around whole words.
     #[test]
-    fn view_prefix_portable_and_avx2_agree_with_rows() {
+    fn view_prefix_and_suffix_agree_with_rows() {
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let mut next = move || {
             x ^= x << 13;
@@ -934,6 +1004,27 @@ mod tests {
                 if std::is_x86_feature_detected!("avx2") {
                     // SAFETY: the CPU has AVX2.
                     let avx2 = unsafe { view_prefix_avx2(views, n as u32, mask, want_bits) };
+                    assert_eq!(avx2, portable, "{lit:?} {len}");
+                }
+            }
+        }
+        // EndsWith with a suffix of at most 8 bytes likewise.
+        let buffers = column.data_buffers();
+        for lit in [
+            "", "a", "ba", "éa", "abab", "bé", "aéab", "babababa", "éééé",
+        ] {
+            let ends = Ends::new(lit.as_bytes());
+            let n = lit.len() as u32;
+            for len in [0, 1, 63, 64, 65, 127, 128, 130, 200] {
+                let views = &column.views()[..len];
+                let want: Vec<bool> = rows[..len].iter().map(|r| r.ends_with(lit)).collect();
+                let portable = view_suffix_words(views, buffers, n, &ends);
+                assert_eq!(portable.iter().collect::<Vec<_>>(), want, "{lit:?} {len}");
+                assert_eq!(view_suffix(views, buffers, n, &ends), portable);
+                #[cfg(target_arch = "x86_64")]
+                if std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU has AVX2.
+                    let avx2 = unsafe { view_suffix_avx2(views, buffers, n, &ends) };
                     assert_eq!(avx2, portable, "{lit:?} {len}");
                 }
             }
