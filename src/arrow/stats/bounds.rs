@@ -9,6 +9,8 @@
 //! closure over the whole arrays in one pass (words with no active container
 //! skipped), so a leaf costs one fused pass over min and max.
 
+#[cfg(target_arch = "x86_64")]
+use super::super::order::{avx512_pairs, pack_pairs_avx512};
 use super::super::order::{pack_active, pack_pairs, JavaOrd, Ordinal};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
@@ -81,7 +83,14 @@ struct Keys<'a, T> {
 
 impl<T: JavaOrd> Fuse<T::Key> for Keys<'_, T> {
     fn fuse(self, f: impl Fn(T::Key, T::Key) -> (bool, bool)) -> RuleBits {
-        let (may, all) = pack_pairs(self.min, self.max, self.active, |a, b| f(a.key(), b.key()));
+        let f = |a: T, b: T| f(a.key(), b.key());
+        #[cfg(target_arch = "x86_64")]
+        if avx512_pairs() {
+            // SAFETY: the CPU has AVX-512 F, BW, DQ and VL.
+            let (may, all) = unsafe { pack_pairs_avx512(self.min, self.max, self.active, f) };
+            return RuleBits { may, all };
+        }
+        let (may, all) = pack_pairs(self.min, self.max, self.active, f);
         RuleBits { may, all }
     }
 
