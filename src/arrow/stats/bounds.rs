@@ -105,48 +105,78 @@ impl<T: JavaOrd> Fuse<T::Key> for Keys<'_, T> {
         word: impl Fn(&[u64; 64], &[u64; 64]) -> (u64, u64),
         each: impl Fn(T::Key, T::Key) -> (bool, bool),
     ) -> RuleBits {
-        let (min, max) = (self.min, &self.max[..self.min.len()]);
-        let n = min.len();
-        let words = n.div_ceil(64);
-        let (mut may, mut all) = (std::vec![0u64; words], std::vec![0u64; words]);
-        let whole = min.chunks_exact(64).zip(max.chunks_exact(64));
-        let mut whole = whole.map(|(a, b)| (<&[T; 64]>::try_from(a), <&[T; 64]>::try_from(b)));
-        for (w, &act) in self.active.iter().enumerate().take(words) {
-            let chunk = whole.next();
-            let mut bits = act;
-            if w + 1 == words && !n.is_multiple_of(64) {
-                bits &= (1u64 << (n % 64)) - 1;
-            }
-            if bits == 0 {
-                continue;
-            }
-            let (mut m, mut l) = (0u64, 0u64);
-            match chunk {
-                Some((Ok(a), Ok(b))) if bits.count_ones() >= WORD_FROM => {
-                    // Keys of at most 64 bits: `ordinal()` is `Some`.
-                    let ordinals = |c: &[T; 64]| -> [u64; 64] {
-                        std::array::from_fn(|j| c[j].key().ordinal().unwrap_or(0))
-                    };
-                    (m, l) = word(&ordinals(a), &ordinals(b));
-                    m &= bits;
-                    l &= bits;
-                }
-                _ => {
-                    while bits != 0 {
-                        let j = bits.trailing_zeros();
-                        bits &= bits - 1;
-                        let i = w * 64 + j as usize;
-                        let (x, y) = each(min[i].key(), max[i].key());
-                        m |= u64::from(x) << j;
-                        l |= u64::from(y) << j;
-                    }
-                }
-            }
-            may[w] = m;
-            all[w] = l;
+        #[cfg(target_arch = "x86_64")]
+        if avx512_pairs() {
+            // SAFETY: the CPU has AVX-512 F, BW, DQ and VL.
+            return unsafe { key_words_avx512(self, word, each) };
         }
-        RuleBits { may, all }
+        key_words(self, word, each)
     }
+}
+
+/// [`key_words`] compiled for AVX-512 (the ordinals vectorised).
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F, BW, DQ and VL.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl")]
+unsafe fn key_words_avx512<T: JavaOrd>(
+    keys: Keys<'_, T>,
+    word: impl Fn(&[u64; 64], &[u64; 64]) -> (u64, u64),
+    each: impl Fn(T::Key, T::Key) -> (bool, bool),
+) -> RuleBits {
+    key_words(keys, word, each)
+}
+
+/// [`Fuse::fuse_words`] over primitive keys.
+#[inline(always)]
+fn key_words<T: JavaOrd>(
+    keys: Keys<'_, T>,
+    word: impl Fn(&[u64; 64], &[u64; 64]) -> (u64, u64),
+    each: impl Fn(T::Key, T::Key) -> (bool, bool),
+) -> RuleBits {
+    let (min, max) = (keys.min, &keys.max[..keys.min.len()]);
+    let n = min.len();
+    let words = n.div_ceil(64);
+    let (mut may, mut all) = (std::vec![0u64; words], std::vec![0u64; words]);
+    let whole = min.chunks_exact(64).zip(max.chunks_exact(64));
+    let mut whole = whole.map(|(a, b)| (<&[T; 64]>::try_from(a), <&[T; 64]>::try_from(b)));
+    for (w, &act) in keys.active.iter().enumerate().take(words) {
+        let chunk = whole.next();
+        let mut bits = act;
+        if w + 1 == words && !n.is_multiple_of(64) {
+            bits &= (1u64 << (n % 64)) - 1;
+        }
+        if bits == 0 {
+            continue;
+        }
+        let (mut m, mut l) = (0u64, 0u64);
+        match chunk {
+            Some((Ok(a), Ok(b))) if bits.count_ones() >= WORD_FROM => {
+                // Keys of at most 64 bits: `ordinal()` is `Some`.
+                let ordinals = |c: &[T; 64]| -> [u64; 64] {
+                    std::array::from_fn(|j| c[j].key().ordinal().unwrap_or(0))
+                };
+                (m, l) = word(&ordinals(a), &ordinals(b));
+                m &= bits;
+                l &= bits;
+            }
+            _ => {
+                while bits != 0 {
+                    let j = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let i = w * 64 + j as usize;
+                    let (x, y) = each(min[i].key(), max[i].key());
+                    m |= u64::from(x) << j;
+                    l |= u64::from(y) << j;
+                }
+            }
+        }
+        may[w] = m;
+        all[w] = l;
+    }
+    RuleBits { may, all }
 }
 
 /// Any min / max arrays read by index (bytes, booleans).

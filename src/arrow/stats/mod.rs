@@ -757,10 +757,16 @@ fn evaluate(
             leaf_stats(leaf.function, column, leaf.literals.as_ref(), active)
         }
         Predicate::And(children) => {
-            // A container is decided once a child says NoMatch.
-            let mut may = active.to_vec();
-            let mut all = vec![!0u64; active.len()];
-            for child in children {
+            // A container is decided once a child says NoMatch. The first
+            // child's bits become the accumulator (no more bitmaps).
+            let Some((first, rest)) = children.split_first() else {
+                return Ok(RuleBits::may_match(active.len()));
+            };
+            let RuleBits { mut may, mut all } = evaluate(first, stats, active)?;
+            for (m, a) in may.iter_mut().zip(active) {
+                *m &= a;
+            }
+            for child in rest {
                 if may.iter().all(|&w| w == 0) {
                     break;
                 }
