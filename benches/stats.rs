@@ -236,6 +236,7 @@ fn bench(c: &mut Criterion) {
     let java: Vec<bool> = d.rows.iter().map(|r| scalar_and3(r, &boxed)).collect();
     assert_eq!(kept, java);
     let lit = Int64Array::new_scalar(500_000_000);
+    let mut reused = vec![StatsVerdict::MayMatch; N];
     interleaved(&mut [
         (
             "lt: test_stats / arrow-ord lt",
@@ -244,6 +245,15 @@ fn bench(c: &mut Criterion) {
             },
             &mut || {
                 black_box(cmp::lt(&min, &lit).unwrap());
+            },
+        ),
+        (
+            "and3: test_stats_into (output reused) / scalar boxed",
+            &mut || {
+                pred.test_stats_into(&d.stats, &mut reused).unwrap();
+            },
+            &mut || {
+                black_box(d.rows.iter().filter(|r| scalar_and3(r, &boxed)).count());
             },
         ),
         (

@@ -313,6 +313,11 @@ struct RankTable {
     max_is_key: bool,
     /// The CPU has AVX-512 F: [`word`](RankTable::word) runs [`word_avx512`].
     avx512: bool,
+    /// When the keys span less than `u32::MAX` (and `u64::MAX` is not
+    /// one): per bucket its slots as `u32` offsets from `lo` (`u32::MAX`
+    /// for "no key"), two to a `u64`, so [`word_avx512`] gathers a bucket in
+    /// two loads, not four.
+    packed: Option<Vec<[u64; 2]>>,
 }
 
 /// Slots per bucket: up to three keys and the next bucket's first key.
@@ -354,7 +359,21 @@ impl RankTable {
                 end = start;
             }
             if fits {
+                let packed = (hi - lo < u64::from(u32::MAX) && hi != u64::MAX).then(|| {
+                    let rel = |v: u64| {
+                        if v == u64::MAX {
+                            u64::from(u32::MAX)
+                        } else {
+                            v - lo
+                        }
+                    };
+                    slots
+                        .iter()
+                        .map(|b| [rel(b[0]) | rel(b[1]) << 32, rel(b[2]) | rel(b[3]) << 32])
+                        .collect()
+                });
                 return Some(RankTable {
+                    packed,
                     slots,
                     lo,
                     shift,
@@ -436,30 +455,68 @@ unsafe fn word_avx512(
     let lo = _mm512_set1_epi64(table.lo as i64);
     let shift = _mm_cvtsi64_si128(i64::from(table.shift));
     let none = _mm512_set1_epi64(-1);
+    let none32 = _mm512_set1_epi64(i64::from(u32::MAX));
     let found_any: u8 = if table.max_is_key { 0xFF } else { 0 };
-    let (mut m, mut l) = (0u64, 0u64);
-    for k in 0..8 {
-        // SAFETY: `mins[8k..8k + 8]` and `maxs[8k..8k + 8]` are 64 bytes each.
-        let (x, mx) = unsafe {
-            (
-                _mm512_loadu_si512(mins[8 * k..8 * k + 8].as_ptr().cast()),
-                _mm512_loadu_si512(maxs[8 * k..8 * k + 8].as_ptr().cast()),
-            )
-        };
-        let bucket = _mm512_min_epu64(
+    let lanes = |v: &[u64; 64], k: usize| -> __m512i {
+        // SAFETY: `v[8k..8k + 8]` is 64 bytes.
+        unsafe { _mm512_loadu_si512(v[8 * k..8 * k + 8].as_ptr().cast()) }
+    };
+    let bucket_of = |x: __m512i| {
+        _mm512_min_epu64(
             _mm512_srl_epi64(_mm512_sub_epi64(_mm512_max_epu64(x, lo), lo), shift),
             last,
-        );
-        let index = _mm512_slli_epi64::<2>(bucket);
-        let mut first = none;
-        for s in 0..SLOTS as i64 {
-            // SAFETY: `bucket <= slots.len() - 1`, so `4 * bucket + s` (s <
-            // 4) indexes a `u64` inside `slots`.
-            let v = unsafe {
-                _mm512_i64gather_epi64::<8>(_mm512_add_epi64(index, _mm512_set1_epi64(s)), base)
+        )
+    };
+    // Packed tables: the buckets of all 64 mins first, then each bucket's
+    // 16 bytes by two plain loads (cheaper than gathers on Zen 4).
+    let (mut halves0, mut halves1) = ([0u64; 64], [0u64; 64]);
+    if let Some(packed) = &table.packed {
+        let mut buckets = [0u64; 64];
+        for k in 0..8 {
+            // SAFETY: `buckets[8k..8k + 8]` is 64 bytes.
+            unsafe {
+                _mm512_storeu_si512(
+                    buckets[8 * k..8 * k + 8].as_mut_ptr().cast(),
+                    bucket_of(lanes(mins, k)),
+                )
             };
-            let at_least = _mm512_cmpge_epu64_mask(v, x);
-            first = _mm512_mask_min_epu64(first, at_least, first, v);
+        }
+        let end = packed.len() - 1;
+        for j in 0..64 {
+            let b = packed[(buckets[j] as usize).min(end)];
+            halves0[j] = b[0];
+            halves1[j] = b[1];
+        }
+    }
+    let (mut m, mut l) = (0u64, 0u64);
+    for k in 0..8 {
+        let (x, mx) = (lanes(mins, k), lanes(maxs, k));
+        let mut first = none;
+        if table.packed.is_some() {
+            // Offsets from `lo`: the min's clamped to `u32::MAX`, above every
+            // key's (a min that far above `lo` is above every key).
+            let x32 = _mm512_min_epu64(_mm512_sub_epi64(_mm512_max_epu64(x, lo), lo), none32);
+            let mut first32 = none32;
+            for v in [lanes(&halves0, k), lanes(&halves1, k)] {
+                for slot in [_mm512_and_si512(v, none32), _mm512_srli_epi64::<32>(v)] {
+                    let at_least = _mm512_cmpge_epu64_mask(slot, x32);
+                    first32 = _mm512_mask_min_epu64(first32, at_least, first32, slot);
+                }
+            }
+            // Back to keys; "no key" back to `u64::MAX`.
+            let found = _mm512_cmpneq_epu64_mask(first32, none32);
+            first = _mm512_mask_add_epi64(none, found, first32, lo);
+        } else {
+            let index = _mm512_slli_epi64::<2>(bucket_of(x));
+            for s in 0..SLOTS as i64 {
+                // SAFETY: `bucket <= slots.len() - 1`, so `4 * bucket + s` (s <
+                // 4) indexes a `u64` inside `slots`.
+                let v = unsafe {
+                    _mm512_i64gather_epi64::<8>(_mm512_add_epi64(index, _mm512_set1_epi64(s)), base)
+                };
+                let at_least = _mm512_cmpge_epu64_mask(v, x);
+                first = _mm512_mask_min_epu64(first, at_least, first, v);
+            }
         }
         let found = _mm512_cmpneq_epu64_mask(first, none) | found_any;
         let hit = found & _mm512_cmple_epu64_mask(first, mx);
@@ -535,6 +592,9 @@ mod tests {
                 true,
             ),
             ((0..8).map(|i| i * 3).collect(), true),
+            // Narrow spans near the top of `u64` (packed below `u64::MAX`).
+            ((1..=9).map(|i| u64::MAX - 7 * i).collect(), true),
+            ((0..9).map(|i| u64::MAX - 5 * i).collect(), true),
             // Clustered: more than three keys in one bucket of 2^15.
             ((0..40).map(|i| 1000 + i).chain([1 << 40]).collect(), false),
             (

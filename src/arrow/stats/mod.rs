@@ -593,7 +593,8 @@ impl Predicate {
     /// # Ok::<(), arrow_schema::ArrowError>(())
     /// ```
     pub fn test_stats(&self, stats: &StatsBatch) -> Result<Vec<StatsVerdict>, ArrowError> {
-        let mut out = vec![StatsVerdict::MayMatch; stats.len()];
+        // Every entry is written: zeros (NoMatch) come free with fresh pages.
+        let mut out = vec![StatsVerdict::NoMatch; stats.len()];
         self.test_stats_into(stats, &mut out)?;
         Ok(out)
     }
