@@ -8,6 +8,9 @@
 //!   (each container's min / max / null count as an enum per field, each
 //!   leaf's Java rule called in turn, IN looping over its literal list).
 //!
+//! - `and3` with `test_stats_into` a reused output (no 1 MiB allocation
+//!   per call), against the same loop.
+//!
 //! Containers: `x` files of a clustered key (min rising, width 0..2000),
 //! `s` strings `k<n>...` clustered likewise, `y` min / max random in
 //! 0..1e6 with width 0..1000.

@@ -23,7 +23,11 @@
 //!   words with no undecided container are skipped, and costly rules (IN,
 //!   strings) run only on the undecided containers themselves.
 //! - StartsWith / Like `'p%'` with a short prefix compare each bound's first
-//!   `|p|` bytes packed in a `u64` (`bounds::cut_rule`), not byte slices.
+//!   `|p|` bytes packed in a `u64` (`bounds::cut_rule`), not byte slices,
+//!   a word of 64 containers at a time; IN looks its table up a word at a
+//!   time (`Fuse::fuse_words`). With AVX-512 (runtime dispatch; portable
+//!   loops otherwise) the fused pass is compiled for it, the cut keys are
+//!   gathered and IN's buckets found eight containers per vector.
 //! - The verdict bytes are written once, from the root's two bitmaps, four
 //!   containers per lookup in a 1 KiB table.
 //!
