@@ -53,8 +53,9 @@ pub(crate) trait Fuse<K> {
     /// For a rule over [`Ordinal`]s with a whole-word kernel: `word(mins,
     /// maxs)` gives the `(may, all)` bits of 64 containers from their keys'
     /// ordinals, on words of primitive stats with at least
-    /// [`WORD_FROM`] active containers; `each` runs on the active
-    /// containers of the other words (and of stats without ordinals).
+    /// [`WORD_FROM`] active containers, where the CPU has AVX-512; `each`
+    /// runs on the active containers of the other words (of every word
+    /// without AVX-512, and of stats without ordinals).
     fn fuse_words(
         self,
         word: impl Fn(&[u64; 64], &[u64; 64]) -> (u64, u64),

@@ -23,11 +23,11 @@
 //!   words with no undecided container are skipped, and costly rules (IN,
 //!   strings) run only on the undecided containers themselves.
 //! - StartsWith / Like `'p%'` with a short prefix compare each bound's first
-//!   `|p|` bytes packed in a `u64` (`bounds::cut_rule`), not byte slices,
-//!   a word of 64 containers at a time; IN looks its table up a word at a
-//!   time (`Fuse::fuse_words`). With AVX-512 (runtime dispatch; portable
-//!   loops otherwise) the fused pass is compiled for it, the cut keys are
-//!   gathered and IN's buckets found eight containers per vector.
+//!   `|p|` bytes packed in a `u64` (`bounds::cut_rule`), not byte slices.
+//! - With AVX-512 (runtime dispatch; one active container at a time
+//!   otherwise) the fused pass is compiled for it, and the cut keys and
+//!   IN's table lookups (`Fuse::fuse_words`) go a word of 64 containers at
+//!   a time, eight per vector.
 //! - The verdict bytes are written once, from the root's two bitmaps, four
 //!   containers per lookup in a 1 KiB table.
 //!
