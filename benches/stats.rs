@@ -8,6 +8,9 @@
 //!   (each container's min / max / null count as an enum per field, each
 //!   leaf's Java rule called in turn, IN looping over its literal list).
 //!
+//! - `and3` with `test_stats_into` a reused output (no 1 MiB allocation
+//!   per call), against the same loop.
+//!
 //! Containers: `x` files of a clustered key (min rising, width 0..2000),
 //! `s` strings `k<n>...` clustered likewise, `y` min / max random in
 //! 0..1e6 with width 0..1000.
@@ -236,6 +239,7 @@ fn bench(c: &mut Criterion) {
     let java: Vec<bool> = d.rows.iter().map(|r| scalar_and3(r, &boxed)).collect();
     assert_eq!(kept, java);
     let lit = Int64Array::new_scalar(500_000_000);
+    let mut reused = vec![StatsVerdict::MayMatch; N];
     interleaved(&mut [
         (
             "lt: test_stats / arrow-ord lt",
@@ -244,6 +248,15 @@ fn bench(c: &mut Criterion) {
             },
             &mut || {
                 black_box(cmp::lt(&min, &lit).unwrap());
+            },
+        ),
+        (
+            "and3: test_stats_into (output reused) / scalar boxed",
+            &mut || {
+                pred.test_stats_into(&d.stats, &mut reused).unwrap();
+            },
+            &mut || {
+                black_box(d.rows.iter().filter(|r| scalar_and3(r, &boxed)).count());
             },
         ),
         (

@@ -264,12 +264,15 @@ impl OrderRule for InStats {
                 let Some(table) = RankTable::new(&ordinals) else {
                     return search(fuse);
                 };
-                fuse.fuse_sparse(|min, max| {
-                    // `ordinal()` is `Some` for every key of this type, and
-                    // orders (and equates) as the keys do.
-                    let (min, max) = (min.ordinal().unwrap_or(0), max.ordinal().unwrap_or(0));
-                    in_verdict(negate, exact, min, max, table.first_at_least(min))
-                })
+                fuse.fuse_words(
+                    |mins, maxs| table.word(negate, exact, mins, maxs),
+                    |min, max| {
+                        // `ordinal()` is `Some` for every key of this type, and
+                        // orders (and equates) as the keys do.
+                        let (min, max) = (min.ordinal().unwrap_or(0), max.ordinal().unwrap_or(0));
+                        in_verdict(negate, exact, min, max, table.first_at_least(min))
+                    },
+                )
             }
             _ => search(fuse),
         }
@@ -308,6 +311,13 @@ struct RankTable {
     shift: u32,
     /// `u64::MAX` is a key (else it marks "no key").
     max_is_key: bool,
+    /// The CPU has AVX-512 F: [`word`](RankTable::word) runs [`word_avx512`].
+    avx512: bool,
+    /// When the keys span less than `u32::MAX` (and `u64::MAX` is not
+    /// one): per bucket its slots as `u32` offsets from `lo` (`u32::MAX`
+    /// for "no key"), two to a `u64`, so [`word_avx512`] gathers a bucket in
+    /// two loads, not four.
+    packed: Option<Vec<[u64; 2]>>,
 }
 
 /// Slots per bucket: up to three keys and the next bucket's first key.
@@ -349,11 +359,26 @@ impl RankTable {
                 end = start;
             }
             if fits {
+                let packed = (hi - lo < u64::from(u32::MAX) && hi != u64::MAX).then(|| {
+                    let rel = |v: u64| {
+                        if v == u64::MAX {
+                            u64::from(u32::MAX)
+                        } else {
+                            v - lo
+                        }
+                    };
+                    slots
+                        .iter()
+                        .map(|b| [rel(b[0]) | rel(b[1]) << 32, rel(b[2]) | rel(b[3]) << 32])
+                        .collect()
+                });
                 return Some(RankTable {
+                    packed,
                     slots,
                     lo,
                     shift,
                     max_is_key: hi == u64::MAX,
+                    avx512: avx512(),
                 });
             }
             buckets *= 2;
@@ -373,6 +398,150 @@ impl RankTable {
             .fold(u64::MAX, |m, &s| if s >= x { m.min(s) } else { m });
         (first != u64::MAX || self.max_is_key).then_some(first)
     }
+
+    /// The IN (`negate`: NOT IN) bits of 64 containers from their bounds'
+    /// ordinals: [`in_verdict`] of [`first_at_least`](RankTable::first_at_least),
+    /// with AVX-512 where the CPU has it ([`word_avx512`]).
+    #[inline]
+    fn word(&self, negate: bool, exact: bool, mins: &[u64; 64], maxs: &[u64; 64]) -> (u64, u64) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx512 {
+            // SAFETY: `avx512` is set only where the CPU has AVX-512 F.
+            return unsafe { word_avx512(self, negate, exact, mins, maxs) };
+        }
+        self.word_portable(negate, exact, mins, maxs)
+    }
+
+    /// [`word`](RankTable::word) one container at a time.
+    fn word_portable(
+        &self,
+        negate: bool,
+        exact: bool,
+        mins: &[u64; 64],
+        maxs: &[u64; 64],
+    ) -> (u64, u64) {
+        let (mut m, mut l) = (0u64, 0u64);
+        for j in 0..64 {
+            let (min, max) = (mins[j], maxs[j]);
+            let (x, y) = in_verdict(negate, exact, min, max, self.first_at_least(min));
+            m |= u64::from(x) << j;
+            l |= u64::from(y) << j;
+        }
+        (m, l)
+    }
+}
+
+/// [`RankTable::word`] with AVX-512, eight containers a step: the bucket
+/// of each min (`max(x, lo) - lo` shifted, clamped to the last bucket), its
+/// four slots by four gathers, the least slot at least the min by masked
+/// `min`s, then IN's bits as masks.
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn word_avx512(
+    table: &RankTable,
+    negate: bool,
+    exact: bool,
+    mins: &[u64; 64],
+    maxs: &[u64; 64],
+) -> (u64, u64) {
+    use std::arch::x86_64::*;
+    let slots: &[[u64; SLOTS]] = &table.slots;
+    let base = slots.as_ptr().cast::<i64>();
+    let last = _mm512_set1_epi64((slots.len() - 1) as i64);
+    let lo = _mm512_set1_epi64(table.lo as i64);
+    let shift = _mm_cvtsi64_si128(i64::from(table.shift));
+    let none = _mm512_set1_epi64(-1);
+    let none32 = _mm512_set1_epi64(i64::from(u32::MAX));
+    let found_any: u8 = if table.max_is_key { 0xFF } else { 0 };
+    let lanes = |v: &[u64; 64], k: usize| -> __m512i {
+        // SAFETY: `v[8k..8k + 8]` is 64 bytes.
+        unsafe { _mm512_loadu_si512(v[8 * k..8 * k + 8].as_ptr().cast()) }
+    };
+    let bucket_of = |x: __m512i| {
+        _mm512_min_epu64(
+            _mm512_srl_epi64(_mm512_sub_epi64(_mm512_max_epu64(x, lo), lo), shift),
+            last,
+        )
+    };
+    // Packed tables: the buckets of all 64 mins first, then each bucket's
+    // 16 bytes by two plain loads (cheaper than gathers on Zen 4).
+    let (mut halves0, mut halves1) = ([0u64; 64], [0u64; 64]);
+    if let Some(packed) = &table.packed {
+        let mut buckets = [0u64; 64];
+        for k in 0..8 {
+            // SAFETY: `buckets[8k..8k + 8]` is 64 bytes.
+            unsafe {
+                _mm512_storeu_si512(
+                    buckets[8 * k..8 * k + 8].as_mut_ptr().cast(),
+                    bucket_of(lanes(mins, k)),
+                )
+            };
+        }
+        let end = packed.len() - 1;
+        for j in 0..64 {
+            let b = packed[(buckets[j] as usize).min(end)];
+            halves0[j] = b[0];
+            halves1[j] = b[1];
+        }
+    }
+    let (mut m, mut l) = (0u64, 0u64);
+    for k in 0..8 {
+        let (x, mx) = (lanes(mins, k), lanes(maxs, k));
+        let mut first = none;
+        if table.packed.is_some() {
+            // Offsets from `lo`: the min's clamped to `u32::MAX`, above every
+            // key's (a min that far above `lo` is above every key).
+            let x32 = _mm512_min_epu64(_mm512_sub_epi64(_mm512_max_epu64(x, lo), lo), none32);
+            let mut first32 = none32;
+            for v in [lanes(&halves0, k), lanes(&halves1, k)] {
+                for slot in [_mm512_and_si512(v, none32), _mm512_srli_epi64::<32>(v)] {
+                    let at_least = _mm512_cmpge_epu64_mask(slot, x32);
+                    first32 = _mm512_mask_min_epu64(first32, at_least, first32, slot);
+                }
+            }
+            // Back to keys; "no key" back to `u64::MAX`.
+            let found = _mm512_cmpneq_epu64_mask(first32, none32);
+            first = _mm512_mask_add_epi64(none, found, first32, lo);
+        } else {
+            let index = _mm512_slli_epi64::<2>(bucket_of(x));
+            for s in 0..SLOTS as i64 {
+                // SAFETY: `bucket <= slots.len() - 1`, so `4 * bucket + s` (s <
+                // 4) indexes a `u64` inside `slots`.
+                let v = unsafe {
+                    _mm512_i64gather_epi64::<8>(_mm512_add_epi64(index, _mm512_set1_epi64(s)), base)
+                };
+                let at_least = _mm512_cmpge_epu64_mask(v, x);
+                first = _mm512_mask_min_epu64(first, at_least, first, v);
+            }
+        }
+        let found = _mm512_cmpneq_epu64_mask(first, none) | found_any;
+        let hit = found & _mm512_cmple_epu64_mask(first, mx);
+        let single = if exact {
+            hit & _mm512_cmpeq_epu64_mask(x, mx) & _mm512_cmpeq_epu64_mask(first, x)
+        } else {
+            0
+        };
+        let (may, all) = if negate {
+            (!single, !hit)
+        } else {
+            (hit, single)
+        };
+        m |= u64::from(may) << (8 * k);
+        l |= u64::from(all) << (8 * k);
+    }
+    (m, l)
+}
+
+/// Whether the CPU has AVX-512 F (asked once, cached by `std`).
+fn avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::is_x86_feature_detected!("avx512f");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
 }
 
 /// An IN / NOT IN leaf's verdict bits over `column`'s statistics.
@@ -423,6 +592,9 @@ mod tests {
                 true,
             ),
             ((0..8).map(|i| i * 3).collect(), true),
+            // Narrow spans near the top of `u64` (packed below `u64::MAX`).
+            ((1..=9).map(|i| u64::MAX - 7 * i).collect(), true),
+            ((0..9).map(|i| u64::MAX - 5 * i).collect(), true),
             // Clustered: more than three keys in one bucket of 2^15.
             ((0..40).map(|i| 1000 + i).chain([1 << 40]).collect(), false),
             (
@@ -439,6 +611,45 @@ mod tests {
                 continue;
             };
             assert!(fits, "a table for {keys:?}");
+            // The word kernels (portable and AVX-512) against `in_verdict`
+            // per container, bounds around and between the keys.
+            for round in 0..8 {
+                let near = |r: u64| {
+                    let k = keys[(r >> 4) as usize % keys.len()];
+                    match r % 4 {
+                        0 => k.wrapping_sub(1),
+                        1 => k,
+                        2 => k.wrapping_add(1),
+                        _ => r >> 3,
+                    }
+                };
+                let mins: [u64; 64] = std::array::from_fn(|_| near(next()));
+                let maxs: [u64; 64] = std::array::from_fn(|j| match (round + j) % 3 {
+                    0 => mins[j],
+                    1 => mins[j].saturating_add(next() % 4),
+                    _ => near(next()).max(mins[j]),
+                });
+                for (negate, exact) in [(false, false), (false, true), (true, false), (true, true)]
+                {
+                    let (mut m, mut l) = (0u64, 0u64);
+                    for j in 0..64 {
+                        let rank = keys.partition_point(|k| *k < mins[j]);
+                        let (x, y) =
+                            in_verdict(negate, exact, mins[j], maxs[j], keys.get(rank).copied());
+                        m |= u64::from(x) << j;
+                        l |= u64::from(y) << j;
+                    }
+                    let want = (m, l);
+                    assert_eq!(table.word_portable(negate, exact, &mins, &maxs), want);
+                    assert_eq!(table.word(negate, exact, &mins, &maxs), want);
+                    #[cfg(target_arch = "x86_64")]
+                    if avx512() {
+                        // SAFETY: the CPU has AVX-512 F.
+                        let got = unsafe { word_avx512(&table, negate, exact, &mins, &maxs) };
+                        assert_eq!(got, want, "keys {keys:?}");
+                    }
+                }
+            }
             let probes = keys
                 .iter()
                 .flat_map(|&k| [k.wrapping_sub(1), k, k.wrapping_add(1)])

@@ -257,6 +257,34 @@ pub(crate) fn pack_pairs<T: Copy>(
     (may, all)
 }
 
+/// Whether the CPU has what [`pack_pairs_avx512`] is compiled for (asked
+/// once, cached by `std`).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn avx512_pairs() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512dq")
+        && std::is_x86_feature_detected!("avx512vl")
+}
+
+/// [`pack_pairs`] compiled for AVX-512 (the key mapping and 64-bit compares
+/// of `f` as vector compares into masks; the baseline target has no 64-bit
+/// vector compare and runs `f` one container at a time).
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F, BW, DQ and VL.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl")]
+pub(crate) unsafe fn pack_pairs_avx512<T: Copy>(
+    a: &[T],
+    b: &[T],
+    active: &[u64],
+    f: impl Fn(T, T) -> (bool, bool),
+) -> (Vec<u64>, Vec<u64>) {
+    pack_pairs(a, b, active, f)
+}
+
 /// [`pack_pairs`] for rules that cost more than a compare (a binary search,
 /// a string compare): `f(i)` runs only for the containers `i` whose `active`
 /// bit is set, `len` containers in all.
@@ -408,6 +436,12 @@ mod tests {
                 .collect();
             let f = |x: u32, y: u32| (x.is_multiple_of(3), y % 5 < 2);
             let (dm, da) = pack_pairs(&a, &b, &active, f);
+            #[cfg(target_arch = "x86_64")]
+            if avx512_pairs() {
+                // SAFETY: the CPU has AVX-512 F, BW, DQ and VL.
+                let simd = unsafe { pack_pairs_avx512(&a, &b, &active, f) };
+                assert_eq!(simd, (dm.clone(), da.clone()), "len {len}");
+            }
             let (sm, sa) = pack_active(len, &active, |i| f(a[i], b[i]));
             for i in 0..len {
                 let on = active[i / 64] >> (i % 64) & 1 == 1;

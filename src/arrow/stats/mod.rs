@@ -24,6 +24,10 @@
 //!   strings) run only on the undecided containers themselves.
 //! - StartsWith / Like `'p%'` with a short prefix compare each bound's first
 //!   `|p|` bytes packed in a `u64` (`bounds::cut_rule`), not byte slices.
+//! - With AVX-512 (runtime dispatch; one active container at a time
+//!   otherwise) the fused pass is compiled for it, and the cut keys and
+//!   IN's table lookups (`Fuse::fuse_words`) go a word of 64 containers at
+//!   a time, eight per vector.
 //! - The verdict bytes are written once, from the root's two bitmaps, four
 //!   containers per lookup in a 1 KiB table.
 //!
@@ -593,7 +597,8 @@ impl Predicate {
     /// # Ok::<(), arrow_schema::ArrowError>(())
     /// ```
     pub fn test_stats(&self, stats: &StatsBatch) -> Result<Vec<StatsVerdict>, ArrowError> {
-        let mut out = vec![StatsVerdict::MayMatch; stats.len()];
+        // Every entry is written: zeros (NoMatch) come free with fresh pages.
+        let mut out = vec![StatsVerdict::NoMatch; stats.len()];
         self.test_stats_into(stats, &mut out)?;
         Ok(out)
     }
@@ -757,10 +762,16 @@ fn evaluate(
             leaf_stats(leaf.function, column, leaf.literals.as_ref(), active)
         }
         Predicate::And(children) => {
-            // A container is decided once a child says NoMatch.
-            let mut may = active.to_vec();
-            let mut all = vec![!0u64; active.len()];
-            for child in children {
+            // A container is decided once a child says NoMatch. The first
+            // child's bits become the accumulator (no more bitmaps).
+            let Some((first, rest)) = children.split_first() else {
+                return Ok(RuleBits::may_match(active.len()));
+            };
+            let RuleBits { mut may, mut all } = evaluate(first, stats, active)?;
+            for (m, a) in may.iter_mut().zip(active) {
+                *m &= a;
+            }
+            for child in rest {
                 if may.iter().all(|&w| w == 0) {
                     break;
                 }
