@@ -12,13 +12,12 @@
 
 use super::order::JavaOrd;
 use super::range_set::RangeSet;
+use super::string_set::{byte_array, byte_view};
 use super::u64_set::U64Set;
 use ahash::RandomState;
 use arrow_array::cast::AsArray;
-use arrow_array::types::{ByteArrayType, ByteViewType};
 use arrow_array::{
-    downcast_primitive_array, Array, ArrowPrimitiveType, BooleanArray, GenericByteArray,
-    GenericByteViewArray, PrimitiveArray,
+    downcast_primitive_array, Array, ArrowPrimitiveType, BooleanArray, PrimitiveArray,
 };
 use arrow_buffer::{i256, BooleanBuffer, IntervalDayTime, IntervalMonthDayNano};
 use arrow_schema::DataType;
@@ -168,26 +167,4 @@ fn boolean(column: &BooleanArray, literals: &BooleanArray) -> BooleanBuffer {
         (false, true) => !values,
         (false, false) => BooleanBuffer::new_unset(values.len()),
     }
-}
-
-/// Utf8, LargeUtf8, Binary, LargeBinary: the literals' bytes in a set.
-fn byte_array<T: ByteArrayType>(
-    column: &GenericByteArray<T>,
-    literals: &GenericByteArray<T>,
-) -> BooleanBuffer {
-    let set: HashSet<&[u8], RandomState> = literals.iter().flatten().map(AsRef::as_ref).collect();
-    BooleanBuffer::collect_bool(column.len(), |i| {
-        set.contains::<[u8]>(column.value(i).as_ref())
-    })
-}
-
-/// Utf8View, BinaryView: the literals' bytes in a set.
-fn byte_view<T: ByteViewType + ?Sized>(
-    column: &GenericByteViewArray<T>,
-    literals: &GenericByteViewArray<T>,
-) -> BooleanBuffer {
-    let set: HashSet<&[u8], RandomState> = literals.iter().flatten().map(AsRef::as_ref).collect();
-    BooleanBuffer::collect_bool(column.len(), |i| {
-        set.contains::<[u8]>(column.value(i).as_ref())
-    })
 }
