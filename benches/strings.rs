@@ -26,7 +26,8 @@
 //!
 //! With `BITBYTES_MIN_OF=N` in the environment the IN groups are timed as
 //! the minimum of `N` alternating calls of each side instead (less noisy on
-//! a shared machine than criterion's medians), printed as a table.
+//! a shared machine than criterion's medians), printed as a table;
+//! `BITBYTES_IN_GROUPS=a,b` keeps the groups whose name contains `a` or `b`.
 
 use arrow_array::cast::AsArray;
 use arrow_array::{
@@ -262,12 +263,16 @@ fn in_kernels() -> Vec<(&'static str, InKernel)> {
 
 /// Every IN case: (group name, layout, column, literals).
 fn in_cases(mut each: impl FnMut(String, &'static str, &ArrayRef, &ArrayRef)) {
+    let keep = std::env::var("BITBYTES_IN_GROUPS").unwrap_or_default();
     for paths in [false, true] {
         for (mix, percent) in [("few", 1), ("many", 50)] {
             for n in [2, 4, 16, 100] {
-                let (rows, lits) = in_rows(paths, percent, n);
                 let lengths = if paths { "paths" } else { "short" };
                 let group = format!("in/{lengths}_{mix}_{n}");
+                if !keep.is_empty() && !keep.split(',').any(|k| group.contains(k)) {
+                    continue;
+                }
+                let (rows, lits) = in_rows(paths, percent, n);
                 let utf8: ArrayRef = Arc::new(StringArray::from_iter_values(&rows));
                 let utf8_lits: ArrayRef = Arc::new(StringArray::from_iter_values(&lits));
                 each(group.clone(), "Utf8", &utf8, &utf8_lits);

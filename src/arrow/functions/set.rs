@@ -6,9 +6,13 @@
 //! literals' range when it is small ([`RangeSet`]) and a flat [`U64Set`]
 //! otherwise; for floats a [`U64Set`] of their Java-order keys (every NaN
 //! one key, `-0.0` and `+0.0` two, as Java's `Double.equals`); a
-//! `HashSet` for decimals and intervals, a pair of flags for booleans, and a
-//! `HashSet` of byte slices for every string and binary layout. Each row is one lookup;
-//! [`BooleanBuffer::collect_bool`] packs the answers 64 rows per word.
+//! `HashSet` for decimals and intervals and a pair of flags for booleans;
+//! each row is one lookup, [`BooleanBuffer::collect_bool`] packs the answers
+//! 64 rows per word. Every string and binary layout (Utf8, LargeUtf8,
+//! Binary, LargeBinary, Utf8View, BinaryView) has its own set kernel
+//! ([`string_set`](super::string_set)): a length filter a word of 64 rows at
+//! a time, then a key of the length and the first and last 8 bytes against
+//! a hash filter and a flat table, bytes compared only on a key hit.
 
 use super::order::JavaOrd;
 use super::range_set::RangeSet;
