@@ -12,16 +12,39 @@
 //!   host prefix, a `.html` suffix, a `/img/` infix or a whole path;
 //! - mix `few`: 1% of the rows are made to match; `many`: 50%;
 //! - layouts Utf8, LargeUtf8 and Utf8View.
+//!
+//! IN over strings, groups `in/{lengths}_{mix}_{n}` (`n` = 2, 4, 16 or 100
+//! distinct literals drawn like the rows; `few` / `many` = 1% / 50% of the
+//! rows are a literal), Utf8 and Utf8View, all four to bytes:
+//! - `{layout}/arrow_eq`: arrow-ord `eq` per literal, OR-ed (the arrow-rs
+//!   peer), then unpacked;
+//! - `{layout}/hashset`: the previous set path, a `HashSet<&[u8]>` (ahash)
+//!   and `BooleanBuffer::collect_bool` over `value(i)`, then unpacked;
+//! - `{layout}/or_of_eq` and `{layout}/set`: `MultiLiteralsLeafFunction`
+//!   with `InStrategy::OrOfEq` (the crate's `=` kernel per literal) and
+//!   `InStrategy::Hash` (the string set kernel).
+//!
+//! With `BITBYTES_MIN_OF=N` in the environment the IN groups are timed as
+//! the minimum of `N` alternating calls of each side instead (less noisy on
+//! a shared machine than criterion's medians), printed as a table;
+//! `BITBYTES_IN_GROUPS=a,b` keeps the groups whose name contains `a` or `b`.
 
+use arrow_array::cast::AsArray;
 use arrow_array::{
     Array, ArrayRef, BooleanArray, Datum, LargeStringArray, Scalar, StringArray, StringViewArray,
 };
+use arrow_buffer::BooleanBuffer;
 use arrow_schema::ArrowError;
-use bitbytes::arrow::{string_match, StringMatch};
+use bitbytes::arrow::{
+    string_match, unpack_boolean_array, InStrategy, LeafFunction, MultiLiteralsLeafFunction,
+    StringMatch,
+};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::collections::HashSet;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
+use std::time::Instant;
 
 #[path = "../tests/support/xorshift.rs"]
 mod xorshift;
@@ -113,6 +136,9 @@ fn name(test: StringMatch) -> &'static str {
 }
 
 fn bench(c: &mut Criterion) {
+    if std::env::var_os("BITBYTES_MIN_OF").is_some() {
+        return;
+    }
     for test in StringMatch::ALL {
         for paths in [false, true] {
             for (mix, percent) in [("few", 1), ("many", 50)] {
@@ -162,6 +188,158 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// The IN data: 1 Mi rows of a length class of which `percent`% are one of
+/// `n` distinct literals drawn like the rows, and the literals.
+fn in_rows(paths: bool, percent: u64, n: usize) -> (Vec<String>, Vec<String>) {
+    let mut rng = XorShift::new(0x1ee7 ^ percent ^ ((n as u64) << 16) ^ (u64::from(paths) << 8));
+    let mut lits: Vec<String> = Vec::new();
+    while lits.len() < n {
+        let r = random_row(&mut rng, paths);
+        if !lits.contains(&r) {
+            lits.push(r);
+        }
+    }
+    let rows = (0..ROWS)
+        .map(|_| {
+            let r = random_row(&mut rng, paths);
+            if rng.next_u64() % 100 < percent {
+                lits[(rng.next_u64() % n as u64) as usize].clone()
+            } else {
+                r
+            }
+        })
+        .collect();
+    (rows, lits)
+}
+
+/// The arrow-rs peer: arrow-ord `eq` per literal, the bitmaps OR-ed, then
+/// unpacked to bytes.
+fn in_arrow_eq(column: &dyn Array, literals: &dyn Array, out: &mut [u8]) {
+    let mut acc = BooleanBuffer::new_unset(column.len());
+    for i in 0..literals.len() {
+        let eq = arrow_ord::cmp::eq(&column, &Scalar::new(literals.slice(i, 1))).unwrap();
+        acc = &acc | eq.values();
+    }
+    unpack_boolean_array(&BooleanArray::new(acc, None), false, out).unwrap();
+}
+
+/// The previous set path: the literals' bytes in a `HashSet` (ahash), one
+/// lookup of `value(i)` per row, then unpacked to bytes.
+fn in_hashset(column: &dyn Array, literals: &dyn Array, out: &mut [u8]) {
+    let bits = match column.data_type() {
+        arrow_schema::DataType::Utf8 => {
+            let (c, l) = (column.as_string::<i32>(), literals.as_string::<i32>());
+            let set: HashSet<&[u8], ahash::RandomState> =
+                l.iter().flatten().map(str::as_bytes).collect();
+            BooleanBuffer::collect_bool(c.len(), |i| set.contains(c.value(i).as_bytes()))
+        }
+        _ => {
+            let (c, l) = (column.as_string_view(), literals.as_string_view());
+            let set: HashSet<&[u8], ahash::RandomState> =
+                l.iter().flatten().map(str::as_bytes).collect();
+            BooleanBuffer::collect_bool(c.len(), |i| set.contains(c.value(i).as_bytes()))
+        }
+    };
+    unpack_boolean_array(&BooleanArray::new(bits, None), false, out).unwrap();
+}
+
+type InKernel = Box<dyn Fn(&dyn Array, &dyn Array, &mut [u8])>;
+
+/// The four IN implementations, named.
+fn in_kernels() -> Vec<(&'static str, InKernel)> {
+    let leaf = |s: InStrategy| -> InKernel {
+        let f = MultiLiteralsLeafFunction::new(false).with_strategy(s);
+        Box::new(move |c: &dyn Array, l: &dyn Array, out: &mut [u8]| {
+            f.test_into(c, l, out).unwrap()
+        })
+    };
+    vec![
+        ("arrow_eq", Box::new(in_arrow_eq) as InKernel),
+        ("hashset", Box::new(in_hashset)),
+        ("or_of_eq", leaf(InStrategy::OrOfEq)),
+        ("set", leaf(InStrategy::Hash)),
+    ]
+}
+
+/// Every IN case: (group name, layout, column, literals).
+fn in_cases(mut each: impl FnMut(String, &'static str, &ArrayRef, &ArrayRef)) {
+    let keep = std::env::var("BITBYTES_IN_GROUPS").unwrap_or_default();
+    for paths in [false, true] {
+        for (mix, percent) in [("few", 1), ("many", 50)] {
+            for n in [2, 4, 16, 100] {
+                let lengths = if paths { "paths" } else { "short" };
+                let group = format!("in/{lengths}_{mix}_{n}");
+                if !keep.is_empty() && !keep.split(',').any(|k| group.contains(k)) {
+                    continue;
+                }
+                let (rows, lits) = in_rows(paths, percent, n);
+                let utf8: ArrayRef = Arc::new(StringArray::from_iter_values(&rows));
+                let utf8_lits: ArrayRef = Arc::new(StringArray::from_iter_values(&lits));
+                each(group.clone(), "Utf8", &utf8, &utf8_lits);
+                drop(utf8);
+                let view: ArrayRef = Arc::new(StringViewArray::from_iter_values(&rows));
+                let view_lits: ArrayRef = Arc::new(StringViewArray::from_iter_values(&lits));
+                each(group, "Utf8View", &view, &view_lits);
+            }
+        }
+    }
+}
+
+fn bench_in(c: &mut Criterion) {
+    if let Some(n) = std::env::var("BITBYTES_MIN_OF")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        return in_min_of(n);
+    }
+    let kernels = in_kernels();
+    in_cases(|group, layout, column, literals| {
+        let mut g = c.benchmark_group(format!("{group}/{layout}"));
+        g.throughput(Throughput::Elements(ROWS as u64));
+        let mut out = vec![0u8; ROWS];
+        let mut want = vec![0u8; ROWS];
+        kernels[0].1(column.as_ref(), literals.as_ref(), &mut want);
+        for (name, kernel) in &kernels {
+            g.bench_function(*name, |b| {
+                b.iter(|| kernel(black_box(column.as_ref()), literals.as_ref(), &mut out))
+            });
+            // All give the same bytes.
+            assert_eq!(out, want, "{group} {layout} {name}");
+        }
+        g.finish();
+    });
+}
+
+/// The IN groups as the minimum of `n` alternating calls of each kernel,
+/// in ms, with the ratios of the set kernel against the others.
+fn in_min_of(n: usize) {
+    let kernels = in_kernels();
+    println!("| group | layout | arrow_eq | hashset | or_of_eq | set | set vs arrow_eq | vs hashset | vs or_of_eq |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    in_cases(|group, layout, column, literals| {
+        let mut out = vec![0u8; ROWS];
+        let mut best = vec![f64::MAX; kernels.len()];
+        for _ in 0..n {
+            for (k, (_, kernel)) in kernels.iter().enumerate() {
+                let t = Instant::now();
+                kernel(black_box(column.as_ref()), literals.as_ref(), &mut out);
+                best[k] = best[k].min(t.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+        let set = best[3];
+        println!(
+            "| {group} | {layout} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2}x | {:.2}x | {:.2}x |",
+            best[0],
+            best[1],
+            best[2],
+            set,
+            best[0] / set,
+            best[1] / set,
+            best[2] / set
+        );
+    });
+}
+
 fn criterion() -> Criterion {
     Criterion::default()
         .sample_size(10)
@@ -172,6 +350,6 @@ fn criterion() -> Criterion {
 criterion_group! {
     name = benches;
     config = criterion();
-    targets = bench
+    targets = bench, bench_in
 }
 criterion_main!(benches);

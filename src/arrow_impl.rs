@@ -115,6 +115,8 @@ mod range_set;
 mod set;
 #[path = "arrow/functions/string_kernels.rs"]
 mod string_kernels;
+#[path = "arrow/functions/string_set.rs"]
+mod string_set;
 #[path = "arrow/functions/strings.rs"]
 mod strings;
 #[path = "arrow/functions/u64_set.rs"]

@@ -4,6 +4,8 @@
 #![cfg(feature = "arrow")]
 
 mod common;
+#[path = "support/string_columns.rs"]
+mod string_columns;
 
 use arrow_array::*;
 use bitbytes::arrow::{InStrategy, LeafFunction, MultiLiteralsLeafFunction, IN_HASH_MIN_LITERALS};
@@ -235,6 +237,119 @@ fn errors_never_panic_and_write_nothing() {
                 ListArray::from_iter_primitive::<types::Int32Type, _, _>(vec![Some(vec![Some(1)])]);
             assert!(f.test(&list, &list.clone()).is_err());
             assert_eq!(out, [7, 7, 7], "nothing written on error");
+        }
+    }
+}
+
+/// A string of exactly `n` bytes from `a`, `b`, `é` (2 bytes) and `中` (3
+/// bytes).
+fn random_string(rng: &mut Rng, n: usize) -> String {
+    let mut s = String::with_capacity(n);
+    while s.len() < n {
+        let left = n - s.len();
+        match rng.below(8) {
+            0 if left >= 3 => s.push('中'),
+            1 if left >= 2 => s.push('é'),
+            2..=4 => s.push('a'),
+            _ => s.push('b'),
+        }
+    }
+    s
+}
+
+/// IN / NOT IN over strings and binaries, every strategy, against the row
+/// oracle: lists of 0, 1, 3, 4, 5, 17 and 100 literals (duplicates, `""`,
+/// lengths 0..40 and 64+, multi-byte, with and without a null literal),
+/// rows of every length 0..40 and 64..70, nulls, every layout (Utf8 and
+/// LargeUtf8 from exact unpadded buffers, Binary / LargeBinary over them,
+/// Utf8View over small data buffers and BinaryView, dictionaries with null
+/// keys and null values, run-end), whole and sliced.
+#[test]
+fn strings_in_every_layout_and_strategy_match_the_oracle() {
+    let mut rng = Rng::new(0x57_1e);
+    let mut pool: Vec<String> = (0..41).map(|n| random_string(&mut rng, n)).collect();
+    pool.extend((64..72).map(|n| random_string(&mut rng, n)));
+    // Sharing the first and last 8 bytes, differing inside.
+    pool.push(format!("abcdefgh{}abcdefgh", "a".repeat(9)));
+    pool.push(format!("abcdefgh{}abcdefgh", "b".repeat(9)));
+    pool.push("中é".repeat(5));
+    for size in [0, 1, 3, 4, 5, 17, 100] {
+        for with_null in [false, true] {
+            // Duplicates (below), and the empty string.
+            let mut list: Vec<Option<String>> = (0..size)
+                .map(|i| match i % 11 {
+                    5 => Some(String::new()),
+                    _ => Some(pool[rng.below(pool.len())].clone()),
+                })
+                .collect();
+            if size > 2 {
+                list[2] = list[0].clone();
+            }
+            if with_null {
+                list.insert(size / 2, None);
+            }
+            let mut rows: Vec<Option<String>> = Vec::new();
+            for n in (0..41).chain(64..71) {
+                rows.push(Some(random_string(&mut rng, n)));
+                if rng.below(5) == 0 {
+                    rows.push(None);
+                }
+                if let Some(Some(l)) = list.get(rng.below(list.len().max(1))) {
+                    rows.push(Some(l.clone()));
+                    if let Some(c) = l.chars().last() {
+                        // The literal with its last character replaced.
+                        let other = if c == 'a' { 'b' } else { 'a' };
+                        rows.push(Some(format!("{}{other}", &l[..l.len() - c.len_utf8()])));
+                    }
+                }
+            }
+            rows.push(Some("b".into()));
+            let set: HashSet<&str> = list.iter().flatten().map(String::as_str).collect();
+            let mut columns = string_columns::layouts(&rows);
+            let exact = string_columns::exact::<i32>(&rows);
+            let large = string_columns::exact::<i64>(&rows);
+            let view = string_columns::view(&rows);
+            columns.push(("Binary", std::sync::Arc::new(BinaryArray::from(exact))));
+            columns.push((
+                "LargeBinary",
+                std::sync::Arc::new(LargeBinaryArray::from(large)),
+            ));
+            columns.push((
+                "BinaryView",
+                std::sync::Arc::new(
+                    view.as_any()
+                        .downcast_ref::<StringViewArray>()
+                        .unwrap()
+                        .clone()
+                        .to_binary_view(),
+                ),
+            ));
+            for (name, column) in columns {
+                let literals = string_columns::literals_of(column.as_ref(), &list);
+                let n = rows.len();
+                for (offset, len) in [(0, n), (1, n - 1), (3, n - 5), (n - 1, 1)] {
+                    let sliced = column.slice(offset, len);
+                    for negate in [false, true] {
+                        let want: Vec<u8> = rows[offset..offset + len]
+                            .iter()
+                            .map(|r| match r {
+                                None => 0,
+                                Some(v) if negate => {
+                                    u8::from(!set.contains(v.as_str()) && !with_null)
+                                }
+                                Some(v) => u8::from(set.contains(v.as_str())),
+                            })
+                            .collect();
+                        for s in STRATEGIES {
+                            assert_eq!(
+                                leaf(negate, s).test(&sliced, &literals).unwrap(),
+                                want,
+                                "{name} {size} literals, null {with_null}, {s:?}, negate {negate}, slice {offset}+{len}"
+                            );
+                        }
+                    }
+                }
+            }
         }
     }
 }

@@ -191,21 +191,7 @@ fn like_pattern(test: StringMatch, lit: &str) -> String {
 /// The literal in the column's value layout (a comparison wants the same
 /// type; the string functions take any).
 fn literal_of(column: &dyn Array, lit: &str) -> ArrayRef {
-    use arrow_array::{LargeStringArray, StringViewArray};
-    use arrow_schema::DataType;
-    let mut t = column.data_type();
-    loop {
-        match t {
-            DataType::Dictionary(_, v) => t = v,
-            DataType::RunEndEncoded(_, v) => t = v.data_type(),
-            _ => break,
-        }
-    }
-    match t {
-        DataType::LargeUtf8 => std::sync::Arc::new(LargeStringArray::from(vec![lit])),
-        DataType::Utf8View => std::sync::Arc::new(StringViewArray::from(vec![lit])),
-        _ => std::sync::Arc::new(StringArray::from(vec![lit])),
-    }
+    string_columns::literals_of(column, &[Some(lit.to_string())])
 }
 
 /// Every layout, whole and sliced.

@@ -1,5 +1,7 @@
 //! The string kernels (`string_match`: `=`, StartsWith, EndsWith,
-//! Contains) and Like's plain-text shapes over them, on random columns in
+//! Contains), Like's plain-text shapes over them and IN / NOT IN (every
+//! `InStrategy`, a list of the literal and a few more, maybe a null), on
+//! random columns in
 //! every layout (Utf8 and LargeUtf8 from exact, unpadded buffers, Utf8View
 //! over small data buffers, dictionaries with null keys and values,
 //! run-end encodings), whole and sliced, against the row-by-row oracle.
@@ -9,9 +11,11 @@
 mod string_columns;
 
 use arrow_array::{Array, StringArray};
-use bitbytes::arrow::{string_match, Function, StringMatch};
+use bitbytes::arrow::{
+    string_match, Function, InStrategy, LeafFunction, MultiLiteralsLeafFunction, StringMatch,
+};
 use libfuzzer_sys::fuzz_target;
-use string_columns::{layouts, oracle};
+use string_columns::{layouts, literals_of, oracle};
 
 /// Rows and literals are spelt from these pieces (multi-byte included, so
 /// prefixes end inside characters).
@@ -46,6 +50,14 @@ fuzz_target!(|data: &[u8]| {
     let lit_len = usize::from(bytes.next().unwrap_or(0) % 8);
     let lit = spell(&mut bytes, lit_len);
     let offset = usize::from(bytes.next().unwrap_or(0) % 8);
+    // The IN list: the literal, then up to 7 more (a null among them when
+    // the count byte says so).
+    let count = bytes.next().unwrap_or(0);
+    let mut list = vec![Some(lit.clone())];
+    for i in 0..usize::from(count % 8) {
+        let n = usize::from(bytes.next().unwrap_or(0) % 12);
+        list.push((count & 0x80 == 0 || i != 0).then(|| spell(&mut bytes, n)));
+    }
     let mut rows: Vec<Option<String>> = Vec::new();
     while let Some(b) = bytes.next() {
         if rows.len() >= 300 {
@@ -87,6 +99,25 @@ fuzz_target!(|data: &[u8]| {
                     .map(|r| u8::from(oracle(test, r.as_deref(), &lit) == Some(true)))
                     .collect();
                 assert_eq!(got, want, "{name} Like {test:?} {lit:?}");
+            }
+            let literals = literals_of(column, &list);
+            let has_null = list.contains(&None);
+            for negate in [false, true] {
+                let want: Vec<u8> = rows
+                    .iter()
+                    .map(|r| match r {
+                        None => 0,
+                        Some(r) => {
+                            let hit = list.iter().flatten().any(|l| l == r);
+                            u8::from(if negate { !hit && !has_null } else { hit })
+                        }
+                    })
+                    .collect();
+                for s in [InStrategy::Auto, InStrategy::OrOfEq, InStrategy::Hash] {
+                    let f = MultiLiteralsLeafFunction::new(negate).with_strategy(s);
+                    let got = f.test(column, &literals).unwrap();
+                    assert_eq!(got, want, "{name} IN {list:?} {s:?} negate {negate}");
+                }
             }
         }
     }

@@ -29,6 +29,38 @@ pub fn oracle(test: StringMatch, row: Option<&str>, lit: &str) -> Option<bool> {
     })
 }
 
+/// The value type of a column: through dictionaries and run-end encodings.
+pub fn value_type(column: &dyn arrow_array::Array) -> &arrow_schema::DataType {
+    let mut t = column.data_type();
+    loop {
+        match t {
+            arrow_schema::DataType::Dictionary(_, v) => t = v,
+            arrow_schema::DataType::RunEndEncoded(_, v) => t = v.data_type(),
+            _ => return t,
+        }
+    }
+}
+
+/// The literals as an array of `column`'s value type (a string or binary
+/// layout).
+pub fn literals_of(column: &dyn arrow_array::Array, list: &[Option<String>]) -> ArrayRef {
+    use arrow_array::{
+        BinaryArray, BinaryViewArray, LargeBinaryArray, LargeStringArray, StringArray,
+        StringViewArray,
+    };
+    use arrow_schema::DataType;
+    let strs: Vec<Option<&str>> = list.iter().map(|s| s.as_deref()).collect();
+    let bytes: Vec<Option<&[u8]>> = strs.iter().map(|s| s.map(str::as_bytes)).collect();
+    match value_type(column) {
+        DataType::LargeUtf8 => Arc::new(LargeStringArray::from(strs)),
+        DataType::Utf8View => Arc::new(StringViewArray::from(strs)),
+        DataType::Binary => Arc::new(BinaryArray::from(bytes)),
+        DataType::LargeBinary => Arc::new(LargeBinaryArray::from(bytes)),
+        DataType::BinaryView => Arc::new(BinaryViewArray::from(bytes)),
+        _ => Arc::new(StringArray::from(strs)),
+    }
+}
+
 /// Utf8 (`O = i32`) or LargeUtf8 (`O = i64`) from exact buffers.
 pub fn exact<O: OffsetSizeTrait>(rows: &[Option<String>]) -> GenericStringArray<O> {
     let mut offsets: Vec<O> = Vec::with_capacity(rows.len() + 1);

@@ -9,7 +9,17 @@
 //! - **Hash set** ([`set`](super::set)): the literals in a set specialised
 //!   per physical type (a bitmap over their range for close integers, a flat
 //!   hash table otherwise), one lookup per row, results packed 64 rows per
-//!   word. Cost nearly independent of the list length.
+//!   word. Cost nearly independent of the list length. Strings and binaries
+//!   ([`string_set`](super::string_set)) first drop the rows whose length
+//!   no literal has (a word of 64 rows at a time from the offsets or
+//!   views), then key the rest by length and first and last 8 bytes
+//!   (Utf8View strings of at most 12 bytes from the view alone) and compare
+//!   bytes only on a key hit.
+//!
+//! For strings each `=` of OR-of-`eq` is the crate's own string kernel, yet
+//! the set kernel measured faster from 4 literals on in 7 of 8 length / mix
+//! cases (docs/strings.md, "IN over strings"), so the crossover
+//! [`IN_HASH_MIN_LITERALS`] is the integers' one for strings too.
 //!
 //! A dictionary column is tested on its dictionary values once, and the
 //! result is mapped through the keys (run-end encoded columns likewise,
@@ -44,6 +54,13 @@ use std::vec::Vec;
 /// before (7.3 against 5.5 ms); from 8 on the set wins by 2.5x and more. The
 /// earlier measurement on a family 23 EPYC (2026-11-29) put the crossover
 /// between 2 and 4 as well.
+///
+/// Strings and binaries use the same threshold: `BITBYTES_MIN_OF=5 cargo
+/// bench --features arrow --bench strings` (groups `in/*`, 1 Mi rows of
+/// Utf8 and Utf8View, Zen 4 as above, 2026-12-02, docs/strings.md "IN over
+/// strings") has OR-of-`eq` (the crate's `=` kernel per literal) ahead at 2
+/// literals on many-match short rows and Utf8 paths (0.4-0.75x), and the
+/// string set kernel ahead from 4 on in 23 of 24 cases (1.4-120x).
 pub const IN_HASH_MIN_LITERALS: usize = 4;
 
 /// How [`MultiLiteralsLeafFunction`] computes set membership. Every strategy

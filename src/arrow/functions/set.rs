@@ -6,19 +6,22 @@
 //! literals' range when it is small ([`RangeSet`]) and a flat [`U64Set`]
 //! otherwise; for floats a [`U64Set`] of their Java-order keys (every NaN
 //! one key, `-0.0` and `+0.0` two, as Java's `Double.equals`); a
-//! `HashSet` for decimals and intervals, a pair of flags for booleans, and a
-//! `HashSet` of byte slices for every string and binary layout. Each row is one lookup;
-//! [`BooleanBuffer::collect_bool`] packs the answers 64 rows per word.
+//! `HashSet` for decimals and intervals and a pair of flags for booleans;
+//! each row is one lookup, [`BooleanBuffer::collect_bool`] packs the answers
+//! 64 rows per word. Every string and binary layout (Utf8, LargeUtf8,
+//! Binary, LargeBinary, Utf8View, BinaryView) has its own set kernel
+//! ([`string_set`](super::string_set)): a length filter a word of 64 rows at
+//! a time, then a key of the length and the first and last 8 bytes against
+//! a hash filter and a flat table, bytes compared only on a key hit.
 
 use super::order::JavaOrd;
 use super::range_set::RangeSet;
+use super::string_set::{byte_array, byte_view};
 use super::u64_set::U64Set;
 use ahash::RandomState;
 use arrow_array::cast::AsArray;
-use arrow_array::types::{ByteArrayType, ByteViewType};
 use arrow_array::{
-    downcast_primitive_array, Array, ArrowPrimitiveType, BooleanArray, GenericByteArray,
-    GenericByteViewArray, PrimitiveArray,
+    downcast_primitive_array, Array, ArrowPrimitiveType, BooleanArray, PrimitiveArray,
 };
 use arrow_buffer::{i256, BooleanBuffer, IntervalDayTime, IntervalMonthDayNano};
 use arrow_schema::DataType;
@@ -168,26 +171,4 @@ fn boolean(column: &BooleanArray, literals: &BooleanArray) -> BooleanBuffer {
         (false, true) => !values,
         (false, false) => BooleanBuffer::new_unset(values.len()),
     }
-}
-
-/// Utf8, LargeUtf8, Binary, LargeBinary: the literals' bytes in a set.
-fn byte_array<T: ByteArrayType>(
-    column: &GenericByteArray<T>,
-    literals: &GenericByteArray<T>,
-) -> BooleanBuffer {
-    let set: HashSet<&[u8], RandomState> = literals.iter().flatten().map(AsRef::as_ref).collect();
-    BooleanBuffer::collect_bool(column.len(), |i| {
-        set.contains::<[u8]>(column.value(i).as_ref())
-    })
-}
-
-/// Utf8View, BinaryView: the literals' bytes in a set.
-fn byte_view<T: ByteViewType + ?Sized>(
-    column: &GenericByteViewArray<T>,
-    literals: &GenericByteViewArray<T>,
-) -> BooleanBuffer {
-    let set: HashSet<&[u8], RandomState> = literals.iter().flatten().map(AsRef::as_ref).collect();
-    BooleanBuffer::collect_bool(column.len(), |i| {
-        set.contains::<[u8]>(column.value(i).as_ref())
-    })
 }

@@ -147,7 +147,7 @@ fn flat(values: &dyn Array, test: StringMatch, literal: &str) -> Result<BooleanB
 /// A bitmap of `len` bits built a word at a time: `word(base, k)` gives the
 /// bits of rows `base..base + k` (`k` is 64 but for the last word).
 #[inline(always)]
-fn words(len: usize, mut word: impl FnMut(usize, usize) -> u64) -> BooleanBuffer {
+pub(super) fn words(len: usize, mut word: impl FnMut(usize, usize) -> u64) -> BooleanBuffer {
     let mut out = Vec::with_capacity(len.div_ceil(64));
     let mut base = 0;
     while base < len {
@@ -161,7 +161,7 @@ fn words(len: usize, mut word: impl FnMut(usize, usize) -> u64) -> BooleanBuffer
 /// Clears the bits of `m` whose row (bit index) fails `keep`, visiting only
 /// the set bits.
 #[inline(always)]
-fn refine(m: u64, mut keep: impl FnMut(usize) -> bool) -> u64 {
+pub(super) fn refine(m: u64, mut keep: impl FnMut(usize) -> bool) -> u64 {
     let mut out = m;
     let mut rest = m;
     while rest != 0 {
@@ -204,7 +204,7 @@ impl Ends {
 }
 
 /// A `u64` with its low `k` bytes set (`k <= 8`).
-fn low_bytes_mask(k: usize) -> u64 {
+pub(super) fn low_bytes_mask(k: usize) -> u64 {
     if k >= 8 {
         u64::MAX
     } else {
@@ -214,7 +214,7 @@ fn low_bytes_mask(k: usize) -> u64 {
 
 /// A little-endian `u64` from 8 bytes.
 #[inline(always)]
-fn load(b: &[u8]) -> u64 {
+pub(super) fn load(b: &[u8]) -> u64 {
     let mut w = [0u8; 8];
     w.copy_from_slice(&b[..8]);
     u64::from_le_bytes(w)
@@ -224,7 +224,7 @@ fn load(b: &[u8]) -> u64 {
 /// overlapping; a byte loop below 8. Cheaper than a `memcmp` call on the
 /// short remainders this sees.
 #[inline(always)]
-fn eq_bytes(a: &[u8], b: &[u8]) -> bool {
+pub(super) fn eq_bytes(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     debug_assert_eq!(n, b.len());
     if n < 8 {
@@ -284,14 +284,27 @@ fn len_mask<O: Offset, const AVX2: bool>(
     l: O,
     at_least: bool,
 ) -> u64 {
-    let f = |n: O| if at_least { n >= l } else { n == l };
+    #[cfg(target_arch = "x86_64")]
+    if AVX2 && k == 64 {
+        let w: &[O; 65] = offsets[base..base + 65].try_into().expect("65 offsets");
+        return O::len_mask_avx2(w, l, at_least);
+    }
+    len_word(offsets, base, k, |n| if at_least { n >= l } else { n == l })
+}
+
+/// The bits of rows `base..base + k` whose length (from the offsets) passes
+/// `f`: one subtraction and test per row, over a fixed 65 offsets for a
+/// whole word (a loop LLVM vectorises, wider in an AVX2 caller).
+#[inline(always)]
+pub(super) fn len_word<O: OffsetSizeTrait>(
+    offsets: &[O],
+    base: usize,
+    k: usize,
+    f: impl Fn(O) -> bool,
+) -> u64 {
     let mut m = 0u64;
     if k == 64 {
         let w: &[O; 65] = offsets[base..base + 65].try_into().expect("65 offsets");
-        #[cfg(target_arch = "x86_64")]
-        if AVX2 {
-            return O::len_mask_avx2(w, l, at_least);
-        }
         for j in 0..64 {
             m |= u64::from(f(w[j + 1] - w[j])) << j;
         }
@@ -607,7 +620,7 @@ fn contains_offsets<O: OffsetSizeTrait>(offsets: &[O], values: &[u8], lit: &[u8]
 
 /// The length of a view.
 #[inline(always)]
-fn view_len(v: u128) -> usize {
+pub(super) fn view_len(v: u128) -> usize {
     v as u32 as usize
 }
 
@@ -621,11 +634,11 @@ fn out_of_line(v: u128, buffers: &[Buffer]) -> &[u8] {
 }
 
 /// The longest string a view holds inline.
-const INLINE: usize = 12;
+pub(super) const INLINE: usize = 12;
 
 /// The bits of views `base..base + k` that pass `f`.
 #[inline(always)]
-fn view_mask(views: &[u128], base: usize, k: usize, f: impl Fn(u128) -> bool) -> u64 {
+pub(super) fn view_mask(views: &[u128], base: usize, k: usize, f: impl Fn(u128) -> bool) -> u64 {
     let mut m = 0u64;
     if k == 64 {
         let w: &[u128; 64] = views[base..base + 64].try_into().expect("64 views");
