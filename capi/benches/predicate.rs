@@ -7,62 +7,20 @@
 //!     cargo bench -p bitbytes-capi --bench predicate -- --warm-up-time 1 --measurement-time 2
 
 use arrow_array::ffi::to_ffi;
-use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray, StructArray};
+use arrow_array::StructArray;
 use bitbytes::arrow::Predicate;
 use bitbytes_capi::{bitbytes_predicate_free, bitbytes_predicate_parse, bitbytes_predicate_test};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
-use std::sync::Arc;
 
-const FIELD_X: &str = r#"{"name":"FIELD_REF","fieldRef":{"index":0,"name":"x","type":"BIGINT"}}"#;
-const FIELD_S: &str = r#"{"name":"FIELD_REF","fieldRef":{"index":1,"name":"s","type":"STRING"}}"#;
-
-fn leaf(field: &str, function: &str, literals: &str) -> String {
-    format!(
-        r#"{{"kind":"LEAF","transform":{field},"function":"{function}","literals":[{literals}]}}"#
-    )
-}
-
-/// `x` pseudo-random in [0, 1000) with 5% nulls, `s` short strings.
-fn batch(rows: usize) -> RecordBatch {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let x: Int64Array = (0..rows)
-        .map(|_| {
-            let r = next();
-            (r % 20 != 0).then_some((r >> 8) as i64 % 1000)
-        })
-        .collect();
-    let s: StringArray = (0..rows)
-        .map(|_| Some(["ab", "abc", "b", "zz"][next() as usize % 4].to_string() + "xyz"))
-        .collect();
-    RecordBatch::try_from_iter([
-        ("x", Arc::new(x) as ArrayRef),
-        ("s", Arc::new(s) as ArrayRef),
-    ])
-    .unwrap()
-}
+#[path = "shared/predicate_data.rs"]
+mod data;
 
 fn bench(c: &mut Criterion) {
-    let predicates = [
-        ("x_gt", leaf(FIELD_X, "GREATER_THAN", "500")),
-        (
-            "x_gt_and_s_starts",
-            format!(
-                r#"{{"kind":"COMPOUND","function":"AND","children":[{},{}]}}"#,
-                leaf(FIELD_X, "GREATER_THAN", "500"),
-                leaf(FIELD_S, "STARTS_WITH", r#""ab""#)
-            ),
-        ),
-    ];
+    let predicates = data::predicates();
     let mut group = c.benchmark_group("capi_predicate_test");
     for rows in [4096usize, 1 << 20] {
-        let b = batch(rows);
+        let b = data::batch(rows);
         let (array, schema) = to_ffi(&StructArray::from(b.clone()).into()).unwrap();
         let c_array = (&array as *const arrow_array::ffi::FFI_ArrowArray).cast();
         let c_schema = (&schema as *const arrow_array::ffi::FFI_ArrowSchema).cast();

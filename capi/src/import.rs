@@ -395,6 +395,29 @@ pub(crate) unsafe fn check_array(
                 "the offsets buffer of {data_type} is not aligned to {width} bytes"
             ));
         }
+        // arrow-rs' importer takes the data buffer's length from the last
+        // offset, cast to usize: a negative one would make a slice longer
+        // than memory (undefined behaviour even if never read). It reads it
+        // unless the array is empty at offset 0.
+        if !offsets.is_null() && (offset, length) != (0, 0) {
+            let i = offset + length;
+            // SAFETY: the offsets buffer holds `offset + length + 1`
+            // offsets of `width` bytes (the C Data Interface), aligned
+            // (checked just above).
+            let last = unsafe {
+                if width == 4 {
+                    i64::from(*offsets.cast::<i32>().add(i))
+                } else {
+                    *offsets.cast::<i64>().add(i)
+                }
+            };
+            if last < 0 {
+                return Err(fail(
+                    Status::ArrowData,
+                    format!("{path}: the last offset of {data_type} is negative ({last})"),
+                ));
+            }
+        }
     }
     if layout.variadic {
         let n = n_buffers as usize;
@@ -493,6 +516,7 @@ pub(crate) unsafe fn import(
     array: &ArrowArray,
     data_type: &DataType,
     path: &dyn Display,
+    owner: &crate::direct::Owner,
 ) -> Result<ArrayRef, Failure> {
     if array.length == 0 {
         // No row to read. (arrow-rs' importer takes an empty string array at
@@ -501,6 +525,29 @@ pub(crate) unsafe fn import(
         // Arrow exports.)
         return Ok(new_empty_array(data_type));
     }
+    // The common types straight from the buffers (`direct.rs`), when they
+    // pass its checks; the importer and `validate` otherwise.
+    // SAFETY: forwarded; the array is dropped before the call returns, as
+    // below.
+    if let Some(array) = unsafe { crate::direct::import(array, data_type, owner) } {
+        return Ok(array);
+    }
+    // SAFETY: forwarded.
+    unsafe { import_reference(array, data_type, path) }
+}
+
+/// [`import`] through arrow-rs' importer and `validate::validate` alone:
+/// the reference `direct.rs` agrees with, and what names the problem of an
+/// input the direct path does not take.
+///
+/// # Safety
+///
+/// As [`import`].
+pub(crate) unsafe fn import_reference(
+    array: &ArrowArray,
+    data_type: &DataType,
+    path: &dyn Display,
+) -> Result<ArrayRef, Failure> {
     // SAFETY: `ArrowArray` and `FFI_ArrowArray` are both `#[repr(C)]`
     // declarations of the spec's `struct ArrowArray`; the copy is a plain
     // bitwise read of a live, aligned struct, and its `release` is replaced

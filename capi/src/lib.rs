@@ -43,6 +43,8 @@ extern crate std;
 
 pub mod arrow;
 mod core_fns;
+#[cfg(feature = "predicate")]
+mod direct;
 mod ffi;
 #[cfg(feature = "predicate")]
 mod import;

@@ -246,6 +246,7 @@ unsafe fn import_batch(
     let (offset, length) = offset_length(batch, &"batch")?;
     let mut columns: Vec<ArrayRef> = Vec::with_capacity(p.columns.len());
     let mut same_types = true;
+    let owner = crate::direct::owner();
     for (name, want) in &p.columns {
         // SAFETY: `schema` passed `check_schema` through
         // `check_struct_schema`.
@@ -283,7 +284,7 @@ unsafe fn import_batch(
         // SAFETY: forwarded.
         unsafe { check_array(child, &got, &path, 1) }?;
         // SAFETY: checked; buffer sizes are the caller's promise.
-        let column = unsafe { import(child, &got, &path) }?;
+        let column = unsafe { import(child, &got, &path, &owner) }?;
         // A struct's offset applies to its children.
         if column.len() < offset + length {
             return Err(fail(
@@ -301,9 +302,16 @@ unsafe fn import_batch(
             column.slice(offset, length)
         });
     }
-    let columns_schema = if same_types {
-        p.columns_schema.clone()
-    } else {
+    if same_types {
+        // SAFETY: `columns_schema` has one field per column, each of the
+        // type `got` the column was imported as (equal to `want`), and every
+        // column has `length` rows (sliced so, or checked): what
+        // `RecordBatch::try_new_with_options` would check.
+        return Ok(unsafe {
+            RecordBatch::new_unchecked(p.columns_schema.clone(), columns, length)
+        });
+    }
+    let columns_schema = {
         Arc::new(Schema::new(
             p.columns
                 .iter()
@@ -522,7 +530,7 @@ unsafe fn import_stats(
     // SAFETY: checked as a struct.
     unsafe { check_no_null_rows(stats, &"stats") }?;
     // SAFETY: checked; buffer sizes are the caller's promise.
-    let array = unsafe { import(stats, &data_type, &"stats") }?;
+    let array = unsafe { import(stats, &data_type, &"stats", &crate::direct::owner()) }?;
     let array: &StructArray = array.as_struct();
     let row_count = array.column_by_name("row_count").ok_or_else(|| {
         layout("no child \"row_count\" (uint64, the containers' row counts)".into())

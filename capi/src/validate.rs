@@ -170,7 +170,22 @@ fn offsets_and_bytes<O: ArrowNativeTypeOp + Ord + core::fmt::Display>(
             offset + len + 1
         ));
     };
-    let values = values.as_slice();
+    offsets_in(offsets, values.as_slice(), utf8)
+}
+
+/// The offsets and bytes checks of [`validate`] on the array's own offsets
+/// (`offset + length + 1` of them, from its first row) and its whole data
+/// buffer: offsets non-decreasing and within the data, and for strings
+/// (`utf8`) the bytes they span valid UTF-8 with every offset on a
+/// character boundary.
+pub(crate) fn offsets_in<O: ArrowNativeTypeOp + Ord + core::fmt::Display>(
+    offsets: &[O],
+    values: &[u8],
+    utf8: bool,
+) -> Result<(), String> {
+    let Some(len) = offsets.len().checked_sub(1) else {
+        return Err("no offset at all (an array has length + 1)".to_string());
+    };
     // Non-decreasing and within [0, values.len()]: with the first offset at
     // least 0 and the last at most the length, non-decreasing is enough.
     // (Branch-free, so that the loop vectorizes.)

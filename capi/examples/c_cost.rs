@@ -1,0 +1,126 @@
+//! What `bitbytes_predicate_test` costs over `Predicate::test_into` on the
+//! same batch (the bench's batch and predicates), for callgrind and for an
+//! interleaved least-time measure on a loaded machine:
+//!
+//!     c_cost count <x_gt|x_gt_and_s_starts> <rows> <calls>
+//!         runs `calls` Rust calls (`rust_calls`), then `calls` C calls
+//!         (`c_calls`): read their inclusive instructions with
+//!         `valgrind --tool=callgrind` and `callgrind_annotate --inclusive=yes`
+//!     c_cost time <predicate> <rows> <rounds>
+//!         alternates a block of Rust calls and a block of C calls `rounds`
+//!         times; prints the least time per call of each and C / Rust
+
+use arrow_array::ffi::{to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
+use arrow_array::{RecordBatch, StructArray};
+use bitbytes::arrow::Predicate;
+use bitbytes_capi::{
+    bitbytes_predicate_free, bitbytes_predicate_parse, bitbytes_predicate_test, BitbytesPredicate,
+};
+use std::hint::black_box;
+use std::time::Instant;
+
+#[path = "../benches/shared/predicate_data.rs"]
+mod data;
+
+struct Case {
+    batch: RecordBatch,
+    rust: Predicate,
+    handle: *mut BitbytesPredicate,
+    array: FFI_ArrowArray,
+    schema: FFI_ArrowSchema,
+    out: Vec<u8>,
+}
+
+#[inline(never)]
+fn rust_calls(case: &mut Case, calls: usize) {
+    for _ in 0..calls {
+        case.rust
+            .test_into(black_box(&case.batch), &mut case.out)
+            .unwrap();
+    }
+}
+
+#[inline(never)]
+fn c_calls(case: &mut Case, calls: usize) {
+    let rows = case.out.len();
+    for _ in 0..calls {
+        // SAFETY: a live predicate, exported batch and `rows` bytes.
+        let rc = unsafe {
+            bitbytes_predicate_test(
+                case.handle,
+                black_box((&case.array as *const FFI_ArrowArray).cast()),
+                (&case.schema as *const FFI_ArrowSchema).cast(),
+                case.out.as_mut_ptr(),
+                rows,
+            )
+        };
+        assert_eq!(rc, 0);
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (mode, name, rows, n) = (
+        args[1].as_str(),
+        args[2].as_str(),
+        args[3].parse::<usize>().unwrap(),
+        args[4].parse::<usize>().unwrap(),
+    );
+    let Some((_, json)) = data::predicates().into_iter().find(|(n, _)| *n == name) else {
+        panic!("unknown predicate {name}");
+    };
+    let batch = data::batch(rows);
+    let (array, schema) = to_ffi(&StructArray::from(batch.clone()).into()).unwrap();
+    let rust = Predicate::from_paimon_json(&json, &batch.schema()).unwrap();
+    let mut handle = std::ptr::null_mut();
+    // SAFETY: live JSON bytes, schema and out-parameter.
+    let rc = unsafe {
+        bitbytes_predicate_parse(
+            json.as_ptr().cast(),
+            json.len(),
+            (&schema as *const FFI_ArrowSchema).cast(),
+            &mut handle,
+        )
+    };
+    assert_eq!(rc, 0);
+    let mut case = Case {
+        batch,
+        rust,
+        handle,
+        array,
+        schema,
+        out: vec![0; rows],
+    };
+    rust_calls(&mut case, 1);
+    let want = case.out.clone();
+    c_calls(&mut case, 1);
+    assert_eq!(case.out, want, "C and Rust disagree");
+    match mode {
+        "count" => {
+            rust_calls(&mut case, n);
+            c_calls(&mut case, n);
+        }
+        "time" => {
+            // About 2 ms a block.
+            let block = (2_000_000 / rows.max(1)).clamp(1, 1000);
+            let (mut best_rust, mut best_c) = (f64::MAX, f64::MAX);
+            for _ in 0..n {
+                let t = Instant::now();
+                rust_calls(&mut case, block);
+                best_rust = best_rust.min(t.elapsed().as_secs_f64() / block as f64);
+                let t = Instant::now();
+                c_calls(&mut case, block);
+                best_c = best_c.min(t.elapsed().as_secs_f64() / block as f64);
+            }
+            println!(
+                "{name} {rows}: rust {:.3} us, c {:.3} us, c/rust {:.3}",
+                best_rust * 1e6,
+                best_c * 1e6,
+                best_c / best_rust
+            );
+        }
+        other => panic!("unknown mode {other}"),
+    }
+    // SAFETY: freed once.
+    unsafe { bitbytes_predicate_free(case.handle) };
+}
