@@ -49,9 +49,18 @@ struct Borrowed;
 /// The owners of one import: a single `Arc` the buffers share.
 pub(crate) type Owner = Arc<dyn Allocation>;
 
-/// A fresh owner for the buffers of one call.
+/// The owner for the buffers of one call: this thread's token (cloning it
+/// is an increment, where a fresh one would be an allocation per call), or
+/// a fresh one while the thread is being torn down. The token points to no
+/// memory of the caller, so keeping it across calls keeps nothing that
+/// could dangle.
 pub(crate) fn owner() -> Owner {
-    Arc::new(Borrowed)
+    std::thread_local! {
+        static OWNER: Owner = Arc::new(Borrowed);
+    }
+    OWNER
+        .try_with(Arc::clone)
+        .unwrap_or_else(|_| Arc::new(Borrowed))
 }
 
 /// Buffer `i` of a checked array.
@@ -155,6 +164,9 @@ unsafe fn primitive<T: ArrowPrimitiveType>(
     let values = unsafe { borrowed(ptr, bytes, owner) }?;
     let values = ScalarBuffer::<T::Native>::new(values, offset, length);
     let array = PrimitiveArray::<T>::try_new(values, nulls).ok()?;
+    if *data_type == T::DATA_TYPE {
+        return Some(array);
+    }
     // `T` matches `data_type` (the dispatch of `import`), so this keeps the
     // time zone, precision and scale and cannot fail.
     PrimitiveArray::<T>::is_compatible(data_type).then(|| array.with_data_type(data_type.clone()))
@@ -608,5 +620,43 @@ mod tests {
         let dec = arrow_array::Decimal128Array::from(vec![1i128, 2]).to_data();
         let ffi = FFI_ArrowArray::new(&dec);
         assert!(both(c(&ffi), dec.data_type()).0.is_none());
+    }
+
+    /// `check_array`'s buffer count without `arrow_data::layout` agrees with
+    /// it.
+    #[test]
+    fn buffer_counts_agree_with_arrow_rs() {
+        use arrow_schema::{Field, TimeUnit};
+        let item = Arc::new(Field::new("item", DataType::Int32, true));
+        for t in [
+            DataType::Null,
+            DataType::Boolean,
+            DataType::Int8,
+            DataType::UInt64,
+            DataType::Float16,
+            DataType::Float64,
+            DataType::Date64,
+            DataType::Timestamp(TimeUnit::Second, Some("UTC".into())),
+            DataType::Decimal128(10, 2),
+            DataType::Decimal256(40, 2),
+            DataType::Utf8,
+            DataType::LargeUtf8,
+            DataType::Binary,
+            DataType::LargeBinary,
+            DataType::Utf8View,
+            DataType::BinaryView,
+            DataType::FixedSizeBinary(3),
+            DataType::Dictionary(Box::new(DataType::Int16), Box::new(DataType::Utf8)),
+            DataType::List(item.clone()),
+            DataType::LargeList(item.clone()),
+            DataType::Struct(vec![item.as_ref().clone()].into()),
+        ] {
+            let layout = arrow_data::layout(&t);
+            let want = (
+                layout.buffers.len() + usize::from(layout.can_contain_null_mask),
+                layout.variadic,
+            );
+            assert_eq!(crate::import::buffer_count(&t), want, "{t}");
+        }
     }
 }

@@ -83,9 +83,27 @@ unsafe fn utf8<'a>(
     if ptr.is_null() {
         return Ok(None);
     }
-    // SAFETY: a non-NULL string of the C Data Interface is NUL-terminated.
-    let text = unsafe { CStr::from_ptr(ptr) };
-    text.to_str().map(Some).map_err(|_| {
+    // A byte loop rather than `CStr::from_ptr` and `to_str` (a `strlen`
+    // call, then a UTF-8 check): formats and names are short, and this runs
+    // for every field of the schema on every call.
+    let (mut len, mut high) = (0, 0u8);
+    loop {
+        // SAFETY: a non-NULL string of the C Data Interface is
+        // NUL-terminated, and `len` has not passed the NUL yet.
+        let b = unsafe { *ptr.cast::<u8>().add(len) };
+        if b == 0 {
+            break;
+        }
+        high |= b;
+        len += 1;
+    }
+    // SAFETY: the `len` bytes before the NUL, read just above.
+    let bytes = unsafe { core::slice::from_raw_parts(ptr.cast::<u8>(), len) };
+    if high < 0x80 {
+        // SAFETY: ASCII is UTF-8.
+        return Ok(Some(unsafe { core::str::from_utf8_unchecked(bytes) }));
+    }
+    core::str::from_utf8(bytes).map(Some).map_err(|_| {
         fail(
             Status::ArrowStructure,
             format!("{path}: the schema's {what} is not UTF-8"),
@@ -284,6 +302,29 @@ fn child_types(data_type: &DataType) -> std::vec::Vec<&DataType> {
     }
 }
 
+/// The number of buffers of `data_type` in the C Data Interface (validity
+/// included, variadic data buffers and their sizes not), and whether it has
+/// variadic ones: arrow-rs' `layout`, without its allocation for the common
+/// types.
+pub(crate) fn buffer_count(data_type: &DataType) -> (usize, bool) {
+    if data_type.is_primitive()
+        || matches!(data_type, DataType::Boolean | DataType::Dictionary(_, _))
+    {
+        return (2, false);
+    }
+    if matches!(
+        data_type,
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary
+    ) {
+        return (3, false);
+    }
+    let layout = arrow_data::layout(data_type);
+    (
+        layout.buffers.len() + usize::from(layout.can_contain_null_mask),
+        layout.variadic,
+    )
+}
+
 /// The offset width of a type with an offsets buffer at index 1 that
 /// arrow-rs' importer reads in place (so it must be aligned).
 fn offset_width(data_type: &DataType) -> Option<usize> {
@@ -362,16 +403,15 @@ pub(crate) unsafe fn check_array(
             ));
         }
     }
-    let layout = arrow_data::layout(data_type);
-    let want = layout.buffers.len() + usize::from(layout.can_contain_null_mask);
+    let (want, variadic) = buffer_count(data_type);
     let n_buffers = array.n_buffers;
-    let buffers_ok = if layout.variadic {
+    let buffers_ok = if variadic {
         usize::try_from(n_buffers).is_ok_and(|n| n > want)
     } else {
         usize::try_from(n_buffers).is_ok_and(|n| n == want)
     };
     if !buffers_ok {
-        let want = if layout.variadic {
+        let want = if variadic {
             format!(
                 "at least {} (the last: the variadic buffer sizes)",
                 want + 1
@@ -419,7 +459,7 @@ pub(crate) unsafe fn check_array(
             }
         }
     }
-    if layout.variadic {
+    if variadic {
         let n = n_buffers as usize;
         // The data buffers between the fixed ones and the sizes buffer.
         let data_buffers = n - want - 1;

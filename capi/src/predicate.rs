@@ -22,6 +22,7 @@ use arrow_array::{
 };
 use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
 use bitbytes::arrow::{ColumnStats, Predicate, StatsBatch, StatsVerdict};
+use core::ffi::CStr;
 use core::ffi::{c_char, c_int};
 use std::boxed::Box;
 use std::ffi::CString;
@@ -40,6 +41,11 @@ pub struct BitbytesPredicate {
     schema: Schema,
     /// The fields the predicate reads, with their parse-time types.
     columns: Vec<(String, DataType)>,
+    /// For each of `columns`, its format string in the parse-time schema
+    /// when that alone names its type (no dictionary, not nested): a batch
+    /// column with the same format and no dictionary has that type, without
+    /// converting its schema again.
+    formats: Vec<Option<Vec<u8>>>,
     /// `columns` as an all-nullable schema: the batch handed to the
     /// predicate when the caller's types are exactly the parse-time ones.
     columns_schema: SchemaRef,
@@ -121,6 +127,7 @@ pub unsafe extern "C" fn bitbytes_predicate_parse(
         // SAFETY: a non-NULL `out` is writable.
         let out = unsafe { output_ref(out) }
             .map_err(|s| fail(s, "out (the bitbytes_predicate ** to set) is NULL"))?;
+        let c_schema = schema;
         // SAFETY: a live schema (the caller's contract).
         let fields = unsafe { struct_fields(schema, "schema") }?;
         let json = core::str::from_utf8(json)
@@ -129,11 +136,20 @@ pub unsafe extern "C" fn bitbytes_predicate_parse(
         let predicate = Predicate::from_paimon_json(json, &schema)
             .map_err(|e| fail(Status::Json, e.to_string()))?;
         let mut columns = Vec::new();
+        let mut formats = Vec::new();
         for name in predicate.fields() {
-            let field = schema
-                .field_with_name(name)
+            let index = schema
+                .index_of(name)
                 .map_err(|e| fail(Status::Json, e.to_string()))?;
-            columns.push((name.to_string(), field.data_type().clone()));
+            columns.push((name.to_string(), schema.field(index).data_type().clone()));
+            // SAFETY: `struct_fields` checked the schema tree: `children`
+            // holds one checked schema per field, in order.
+            let child = unsafe { &**c_schema.children.add(index) };
+            // SAFETY: a checked schema's format is non-NULL, NUL-terminated.
+            let format = unsafe { CStr::from_ptr(child.format) }.to_bytes();
+            formats.push(
+                (child.dictionary.is_null() && !format.starts_with(b"+")).then(|| format.to_vec()),
+            );
         }
         let columns_schema = Arc::new(Schema::new(
             columns
@@ -145,6 +161,7 @@ pub unsafe extern "C" fn bitbytes_predicate_parse(
             predicate,
             schema,
             columns,
+            formats,
             columns_schema,
         }));
         Ok(())
@@ -247,7 +264,7 @@ unsafe fn import_batch(
     let mut columns: Vec<ArrayRef> = Vec::with_capacity(p.columns.len());
     let mut same_types = true;
     let owner = crate::direct::owner();
-    for (name, want) in &p.columns {
+    for ((name, want), format) in p.columns.iter().zip(&p.formats) {
         // SAFETY: `schema` passed `check_schema` through
         // `check_struct_schema`.
         let index = unsafe { schema_children(schema) }
@@ -264,27 +281,35 @@ unsafe fn import_batch(
             })?;
         // SAFETY: `check_schema` saw `children` holding `n_children`
         // non-NULL pointers, each a checked schema.
-        let got = unsafe {
-            checked_schema_type(
-                &**schema.children.add(index),
-                &Path::Child(&"schema", index),
-            )
-        }?;
-        if value_type(&got) != value_type(want) {
+        let child_schema = unsafe { &**schema.children.add(index) };
+        // SAFETY: a checked schema's format is non-NULL, NUL-terminated.
+        let child_format = unsafe { CStr::from_ptr(child_schema.format) }.to_bytes();
+        let converted;
+        let got = if child_schema.dictionary.is_null() && format.as_deref() == Some(child_format) {
+            // The format string of a type that is neither nested nor a
+            // dictionary names it whole: the parse-time type.
+            want
+        } else {
+            // SAFETY: as above.
+            converted =
+                unsafe { checked_schema_type(child_schema, &Path::Child(&"schema", index)) }?;
+            &converted
+        };
+        if value_type(got) != value_type(want) {
             return Err(fail(
                 Status::SchemaMismatch,
                 format!("field `{name}` has type {got} in the batch, {want} in the schema the predicate was parsed against"),
             ));
         }
-        same_types &= got == *want;
+        same_types &= got == want;
         let path = Path::Column(name);
         // SAFETY: `check_shallow_struct` saw `children` holding
         // `n_children` non-NULL pointers.
         let child = unsafe { &**batch.children.add(index) };
         // SAFETY: forwarded.
-        unsafe { check_array(child, &got, &path, 1) }?;
+        unsafe { check_array(child, got, &path, 1) }?;
         // SAFETY: checked; buffer sizes are the caller's promise.
-        let column = unsafe { import(child, &got, &path, &owner) }?;
+        let column = unsafe { import(child, got, &path, &owner) }?;
         // A struct's offset applies to its children.
         if column.len() < offset + length {
             return Err(fail(
@@ -1115,6 +1140,49 @@ mod tests {
         assert_eq!(rc, 0, "{msg}");
         assert_eq!(out, [1, 0]);
         assert!(!array.is_released());
+        // SAFETY: freed once.
+        unsafe { bitbytes_predicate_free(p) };
+    }
+
+    /// A batch column whose format differs from the parse-time one: another
+    /// type is a schema mismatch, the same values under a dictionary are
+    /// read (the format fast path of `import_batch` is not taken for either).
+    #[test]
+    fn batch_types_other_than_the_parse_time_ones() {
+        let n = 12;
+        let plain = |x: ArrayRef| RecordBatch::try_from_iter([("x", x)]).unwrap();
+        let parse_time = plain(Arc::new(Int32Array::from_iter_values(0..n)));
+        let (_, schema) = export(&parse_time);
+        let json = leaf(0, "x", "INT", "GREATER_THAN", "5");
+        let p = parse(&json, &schema).unwrap();
+        let run = |b: &RecordBatch| {
+            let (array, schema) = export(b);
+            let mut out = vec![7u8; n as usize];
+            // SAFETY: live structs, `out` holds n bytes.
+            let rc = unsafe {
+                bitbytes_predicate_test(
+                    p,
+                    c_array(&array),
+                    c_schema(&schema),
+                    out.as_mut_ptr(),
+                    out.len(),
+                )
+            };
+            (rc, out, last_error())
+        };
+        let want: Vec<u8> = (0..n).map(|i| u8::from(i > 5)).collect();
+        assert_eq!(run(&parse_time), (0, want.clone(), last_error()));
+        let wider = plain(Arc::new(Int64Array::from_iter_values(0..n as i64)));
+        let (rc, out, msg) = run(&wider);
+        assert_eq!(rc, Status::SchemaMismatch.code(), "{msg}");
+        assert!(msg.contains("Int64") && msg.contains("Int32"), "{msg}");
+        assert_eq!(out, vec![7; n as usize]);
+        let keys = Int32Array::from_iter_values((0..n).rev());
+        let values: ArrayRef = Arc::new(Int32Array::from_iter_values((0..n).rev()));
+        let dict = DictionaryArray::<Int32Type>::try_new(keys, values).unwrap();
+        let (rc, out, msg) = run(&plain(Arc::new(dict)));
+        assert_eq!(rc, 0, "{msg}");
+        assert_eq!(out, want);
         // SAFETY: freed once.
         unsafe { bitbytes_predicate_free(p) };
     }
