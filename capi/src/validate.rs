@@ -256,10 +256,17 @@ fn non_decreasing_body<O: Ord>(offsets: &[O]) -> bool {
     let Some((_, rest)) = offsets.split_first() else {
         return true;
     };
-    offsets
-        .chunks(BLOCK)
-        .zip(rest.chunks(BLOCK))
-        .all(|(a, b)| a.iter().zip(b).fold(true, |ok, (x, y)| ok & (x <= y)))
+    // Pairs (offsets[i], offsets[i + 1]) of equal-length blocks, the count
+    // of decreasing ones summed as integers (a `bool` fold vectorized to
+    // about 1 instruction an offset, this to about half).
+    let head = &offsets[..rest.len()];
+    head.chunks(BLOCK).zip(rest.chunks(BLOCK)).all(|(a, b)| {
+        let mut decreasing = 0u32;
+        for (x, y) in a.iter().zip(b) {
+            decreasing += u32::from(x > y);
+        }
+        decreasing == 0
+    })
 }
 
 /// Whether every byte is below 0x80: an OR over blocks, which the compiler
