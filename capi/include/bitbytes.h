@@ -98,8 +98,8 @@ extern "C" {
  * batch struct with null rows. bitbytes_last_error() says which. */
 #define BITBYTES_ERR_ARROW_STRUCTURE (-25)
 /* The Arrow data is inconsistent (checked in full on every imported column):
- * string or list offsets decreasing or past their data, invalid UTF-8,
- * dictionary keys out of range, a child shorter than its parent, a
+ * string or list offsets decreasing, negative or past their data, invalid
+ * UTF-8, dictionary keys out of range, a child shorter than its parent, a
  * null_count that contradicts the validity bitmap. bitbytes_last_error()
  * says which. */
 #define BITBYTES_ERR_ARROW_DATA (-26)

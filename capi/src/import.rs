@@ -1,6 +1,7 @@
 //! Borrowing Arrow C Data Interface structs into arrow-rs, for the
-//! predicate API: structure checks first, then arrow-rs' importer on a
-//! shallow copy that does not own anything, then a full validation.
+//! predicate API: structure checks first, then the common column types
+//! built straight from the buffers (`direct.rs`), or arrow-rs' importer on a
+//! shallow copy that does not own anything followed by a full validation.
 //!
 //! arrow-rs' importer (`from_ffi_and_data_type`) trusts its input: a wrong
 //! `n_buffers` or `n_children`, a NULL child or a misaligned offsets buffer
@@ -531,9 +532,13 @@ unsafe extern "C" fn release_nothing(array: *mut FFI_ArrowArray) {
 }
 
 /// Imports a checked array of `data_type` without taking ownership, and
-/// validates its data in full (`validate::validate`).
+/// validates its data in full: `direct::import` when it takes the array,
+/// [`import_reference`] (arrow-rs' importer, then `validate::validate`)
+/// otherwise.
 ///
-/// Why borrowing is sound: arrow-rs' `from_ffi_and_data_type` takes an
+/// Why borrowing is sound: the buffers `direct::import` builds point into
+/// the caller's memory, and their owner (`direct::Borrowed`) frees nothing.
+/// arrow-rs' `from_ffi_and_data_type` takes an
 /// `FFI_ArrowArray` by value and calls its `release` when the last buffer
 /// of the import is dropped. We give it a bitwise copy of the caller's
 /// struct whose `release` is [`release_nothing`]: dropping the copy frees
