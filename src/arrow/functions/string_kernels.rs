@@ -11,8 +11,10 @@
 //!   subtraction, compare and `movemask` per 8 rows; else a loop LLVM
 //!   vectorises). Then the first (or last) 8 bytes are compared with the
 //!   literal's as one masked `u64` load: for all 64 rows branch-free when
-//!   the rows are short (and, for `=`, at least 8 are candidates) and
-//!   always for EndsWith, else for each candidate; only the survivors
+//!   the rows are short and at least 24 are candidates (4 heads to an AVX2
+//!   compare) and always for EndsWith, else for each candidate (with no
+//!   branch on the answer for a literal of at most 8 bytes, the rows of
+//!   sparse short words fetched 8 words ahead); only the survivors
 //!   compare the rest. A load
 //!   never reads outside the values buffer: a buffer imported through the C
 //!   Data Interface has no padding, so a prefix load that would run past the
