@@ -34,7 +34,9 @@
 //! `N` alternating calls of arrow-rs's kernel and ours (ms, ratio =
 //! arrow-rs / ours), printed as a table; `BITBYTES_GROUPS=a,b` keeps the
 //! groups (`eq/short_few`, …) whose name contains `a` or `b`, and
-//! `BITBYTES_GROUPS=none` skips them (the IN groups only). For a
+//! `BITBYTES_GROUPS=none` skips them (the IN groups only;
+//! `BITBYTES_IN_GROUPS=none` skips the IN groups). Criterion's filter
+//! (`-- <filter>`) does not apply in this mode. For a
 //! before / after comparison run two builds of this bench in turn several
 //! times and keep each row's least time.
 
