@@ -28,6 +28,17 @@
 //! the minimum of `N` alternating calls of each side instead (less noisy on
 //! a shared machine than criterion's medians), printed as a table;
 //! `BITBYTES_IN_GROUPS=a,b` keeps the groups whose name contains `a` or `b`.
+//!
+//! The `=` / StartsWith / EndsWith / Contains groups likewise: with
+//! `BITBYTES_MIN_OF=N`, each group and layout is timed as the minimum of
+//! `N` alternating calls of arrow-rs's kernel and ours (ms, ratio =
+//! arrow-rs / ours), printed as a table; `BITBYTES_GROUPS=a,b` keeps the
+//! groups (`eq/short_few`, …) whose name contains `a` or `b`, and
+//! `BITBYTES_GROUPS=none` skips them (the IN groups only;
+//! `BITBYTES_IN_GROUPS=none` skips the IN groups). Criterion's filter
+//! (`-- <filter>`) does not apply in this mode. For a
+//! before / after comparison run two builds of this bench in turn several
+//! times and keep each row's least time.
 
 use arrow_array::cast::AsArray;
 use arrow_array::{
@@ -135,57 +146,101 @@ fn name(test: StringMatch) -> &'static str {
     }
 }
 
-fn bench(c: &mut Criterion) {
-    if std::env::var_os("BITBYTES_MIN_OF").is_some() {
-        return;
-    }
+/// Every `=` / StartsWith / EndsWith / Contains case: (test, group name,
+/// literal, the Utf8, LargeUtf8 and Utf8View columns).
+fn match_cases(mut each: impl FnMut(StringMatch, String, &'static str, [&ArrayRef; 3])) {
+    let keep = std::env::var("BITBYTES_GROUPS").unwrap_or_default();
     for test in StringMatch::ALL {
         for paths in [false, true] {
             for (mix, percent) in [("few", 1), ("many", 50)] {
+                let lengths = if paths { "paths" } else { "short" };
+                let group = format!("{}/{lengths}_{mix}", name(test));
+                if !keep.is_empty() && !keep.split(',').any(|k| group.contains(k)) {
+                    continue;
+                }
                 let rows = rows(test, paths, percent);
                 let lit = literal(test, paths);
                 let utf8: ArrayRef = Arc::new(StringArray::from_iter_values(&rows));
                 let large: ArrayRef = Arc::new(LargeStringArray::from_iter_values(&rows));
                 let view: ArrayRef = Arc::new(StringViewArray::from_iter_values(&rows));
                 drop(rows);
-                let lengths = if paths { "paths" } else { "short" };
-                let mut g = c.benchmark_group(format!("{}/{lengths}_{mix}", name(test)));
-                g.throughput(Throughput::Elements(ROWS as u64));
-                for (layout, column, literal) in [
-                    (
-                        "Utf8",
-                        &utf8,
-                        Arc::new(StringArray::from(vec![lit])) as ArrayRef,
-                    ),
-                    (
-                        "LargeUtf8",
-                        &large,
-                        Arc::new(LargeStringArray::from(vec![lit])) as ArrayRef,
-                    ),
-                    (
-                        "Utf8View",
-                        &view,
-                        Arc::new(StringViewArray::from(vec![lit])) as ArrayRef,
-                    ),
-                ] {
-                    let kernel = arrow_kernel(test);
-                    let scalar = Scalar::new(literal);
-                    g.bench_function(format!("{layout}/arrow"), |b| {
-                        b.iter(|| kernel(black_box(column), &scalar).unwrap())
-                    });
-                    g.bench_function(format!("{layout}/ours"), |b| {
-                        b.iter(|| string_match(black_box(column.as_ref()), test, lit).unwrap())
-                    });
-                    // Both give the same bits.
-                    let want = kernel(column, &scalar).unwrap();
-                    let got = string_match(column.as_ref(), test, lit).unwrap();
-                    assert_eq!(want.values(), &got, "{test:?} {layout}");
-                    assert_eq!(want.len(), column.len());
-                }
-                g.finish();
+                each(test, group, lit, [&utf8, &large, &view]);
             }
         }
     }
+}
+
+/// The literal in the column's layout.
+fn literal_array(layout: &str, lit: &str) -> ArrayRef {
+    match layout {
+        "Utf8" => Arc::new(StringArray::from(vec![lit])),
+        "LargeUtf8" => Arc::new(LargeStringArray::from(vec![lit])),
+        _ => Arc::new(StringViewArray::from(vec![lit])),
+    }
+}
+
+/// The match groups as the minimum of `n` alternating calls of each side.
+fn match_min_of(n: usize) {
+    println!("| group | layout | arrow ms | ours ms | ratio |");
+    println!("|---|---|---|---|---|");
+    match_cases(|test, group, lit, columns| {
+        for (layout, column) in ["Utf8", "LargeUtf8", "Utf8View"].into_iter().zip(columns) {
+            let kernel = arrow_kernel(test);
+            let scalar = Scalar::new(literal_array(layout, lit));
+            let want = kernel(column, &scalar).unwrap();
+            let got = string_match(column.as_ref(), test, lit).unwrap();
+            assert_eq!(want.values(), &got, "{test:?} {layout}");
+            let (mut arrow, mut ours) = (f64::MAX, f64::MAX);
+            for _ in 0..n {
+                let t = Instant::now();
+                black_box(kernel(black_box(column), &scalar).unwrap());
+                arrow = arrow.min(t.elapsed().as_secs_f64() * 1e3);
+                let t = Instant::now();
+                black_box(string_match(black_box(column.as_ref()), test, lit).unwrap());
+                ours = ours.min(t.elapsed().as_secs_f64() * 1e3);
+            }
+            println!(
+                "| {group} | {layout} | {arrow:.3} | {ours:.3} | {:.2}x |",
+                arrow / ours
+            );
+        }
+    });
+}
+
+fn bench(c: &mut Criterion) {
+    if let Some(n) = std::env::var("BITBYTES_MIN_OF")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        if std::env::var("BITBYTES_GROUPS").as_deref() != Ok("none") {
+            match_min_of(n);
+        }
+        return;
+    }
+    match_cases(|test, group, lit, [utf8, large, view]| {
+        let mut g = c.benchmark_group(group);
+        g.throughput(Throughput::Elements(ROWS as u64));
+        for (layout, column, literal) in [
+            ("Utf8", utf8, literal_array("Utf8", lit)),
+            ("LargeUtf8", large, literal_array("LargeUtf8", lit)),
+            ("Utf8View", view, literal_array("Utf8View", lit)),
+        ] {
+            let kernel = arrow_kernel(test);
+            let scalar = Scalar::new(literal);
+            g.bench_function(format!("{layout}/arrow"), |b| {
+                b.iter(|| kernel(black_box(column), &scalar).unwrap())
+            });
+            g.bench_function(format!("{layout}/ours"), |b| {
+                b.iter(|| string_match(black_box(column.as_ref()), test, lit).unwrap())
+            });
+            // Both give the same bits.
+            let want = kernel(column, &scalar).unwrap();
+            let got = string_match(column.as_ref(), test, lit).unwrap();
+            assert_eq!(want.values(), &got, "{test:?} {layout}");
+            assert_eq!(want.len(), column.len());
+        }
+        g.finish();
+    });
 }
 
 /// The IN data: 1 Mi rows of a length class of which `percent`% are one of

@@ -248,6 +248,66 @@ fn more_than_one_word_of_rows() {
     }
 }
 
+/// Several words of short rows (at most 16 bytes), as the word loop's head
+/// paths of `=` and StartsWith see them: words with few candidates (each
+/// candidate's head alone, the rows ahead prefetched) and with many (all 64
+/// heads), rows of the literal's length +-1, near misses, and short rows
+/// at the end of the values buffer (in the exact, unpadded layouts the
+/// last heads cannot take an 8-byte load).
+#[test]
+fn short_rows_in_sparse_and_dense_words() {
+    let mut rng = XorShift::new(33);
+    for lit in [
+        "",
+        "a",
+        "é",
+        "ab",
+        "abab",
+        "a中",
+        "abababa",
+        "abababab",
+        "aé中b",
+        "ababababa",
+    ] {
+        let l = lit.len();
+        for mode in 0..3 {
+            let rows: Vec<Option<String>> = (0..400)
+                .map(|i| {
+                    if i % 29 == 0 {
+                        return None;
+                    }
+                    let r = rng.next_u64();
+                    let n = match mode {
+                        0 => (r % 17) as usize,
+                        1 => (l + (r % 3) as usize).saturating_sub(1),
+                        _ if r.is_multiple_of(16) => l,
+                        _ => (r % 17) as usize,
+                    };
+                    if n < l || (r >> 8) % 4 == 3 {
+                        return Some(random_string(&mut rng, n));
+                    }
+                    let pad = random_string(&mut rng, n - l);
+                    Some(match (r >> 8) % 4 {
+                        0 => format!("{lit}{pad}"),
+                        1 => format!("{pad}{lit}"),
+                        // The literal with its first character replaced.
+                        _ => match lit.chars().next() {
+                            Some(c) => {
+                                let other = if c == 'a' { 'b' } else { 'a' };
+                                let rest = &lit[c.len_utf8()..];
+                                let pad = random_string(&mut rng, n - 1 - rest.len());
+                                format!("{other}{rest}{pad}")
+                            }
+                            None => pad,
+                        },
+                    })
+                })
+                .collect();
+            check_all_layouts(&rows, lit);
+        }
+    }
+}
+
 #[test]
 fn contains_ignores_matches_across_rows() {
     // Rows whose concatenation holds the literal where no row does: the
