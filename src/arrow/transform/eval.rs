@@ -223,6 +223,20 @@ impl<'p> Resolved<'p> {
         })
     }
 
+    /// Whether the kernel builds new offsets row by row (CONCAT,
+    /// CONCAT_WS, SUBSTRING, TRIM), rather than keep its input's (the
+    /// one-pass UPPER / LOWER) or build no string (NULL): the evaluator
+    /// runs those a block of rows at a time.
+    pub(crate) fn builds_offsets(&self) -> bool {
+        matches!(
+            self.kernel,
+            Kernel::Concat(_)
+                | Kernel::ConcatWs { .. }
+                | Kernel::Substring { .. }
+                | Kernel::Trim { .. }
+        )
+    }
+
     /// The transform's column over `rows` rows; `inputs[k]` is the column
     /// of schema index `columns[k]`, `rows` long.
     pub(crate) fn evaluate(
