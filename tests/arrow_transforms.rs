@@ -225,7 +225,7 @@ fn transform() -> impl Strategy<Value = Transform> {
     prop_oneof![
         field.clone().prop_map(Transform::Upper),
         field.clone().prop_map(Transform::Lower),
-        prop::collection::vec(input.clone(), 0..4).prop_map(Transform::Concat),
+        prop::collection::vec(input.clone(), 0..6).prop_map(Transform::Concat),
         (input.clone(), prop::collection::vec(input.clone(), 1..4))
             .prop_map(|(separator, inputs)| Transform::ConcatWs { separator, inputs }),
         (field.clone(), pos.clone(), prop::option::of(pos))
@@ -321,6 +321,14 @@ fn blocks_of_rows_give_the_bytes_of_one_pass() {
             TransformInput::literal("-"),
             TransformInput::field("b"),
         ]),
+        // Five pieces (the two-pass kernel), one a literal of 40 bytes.
+        Transform::Concat(vec![
+            TransformInput::field("a"),
+            TransformInput::literal("=".repeat(40)),
+            TransformInput::field("b"),
+            TransformInput::field("a"),
+            TransformInput::literal("."),
+        ]),
         Transform::ConcatWs {
             separator: TransformInput::literal("/"),
             inputs: vec![TransformInput::field("a"), TransformInput::field("b")],
@@ -395,7 +403,7 @@ fn blocks_of_rows_give_the_bytes_of_one_pass() {
         .unwrap();
         let substring = Predicate::Leaf(Leaf::with_transform(
             Function::IsNull,
-            transforms[2].clone(),
+            transforms[3].clone(),
             Arc::new(StringArray::from(Vec::<&str>::new())),
         ));
         let err = substring.test(&bad).unwrap_err().to_string();
