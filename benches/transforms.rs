@@ -21,7 +21,12 @@
 //! Each per-row loop's output is checked equal to the columnar one before
 //! timing. With `TRANSFORMS_INTERLEAVED=<rounds>`, each pair is first timed
 //! alternately, call after call, and the ratio of the least times printed:
-//! the steadiest ratio on a shared, loaded machine.
+//! the steadiest ratio on a shared, loaded machine; where Linux reports
+//! it, the least on-CPU time of each side as well (`tests/support/cpu_time.rs`:
+//! the time the thread ran, page faults included, waits for a core left
+//! out; the mean of a run of calls of about 200 ms, as that clock moves a
+//! scheduler tick at a time). `TRANSFORMS_CASES=concat_eq,lower_eq` limits that timing to those
+//! groups.
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int32Type;
@@ -32,6 +37,9 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+#[path = "../tests/support/cpu_time.rs"]
+mod cpu_time;
+use cpu_time::on_cpu;
 #[path = "../tests/support/xorshift.rs"]
 mod xorshift;
 use xorshift::XorShift;
@@ -225,12 +233,23 @@ fn transforms(c: &mut Criterion) {
     let rounds = std::env::var("TRANSFORMS_INTERLEAVED")
         .ok()
         .and_then(|r| r.parse::<u32>().ok());
+    let only: Option<Vec<String>> = std::env::var("TRANSFORMS_CASES")
+        .ok()
+        .map(|c| c.split(',').map(str::to_string).collect());
     for (label, predicate, per_row) in &cases {
         let columnar = predicate.test(&batch).unwrap();
         assert_eq!(columnar, per_row(), "{label}: the per-row loop disagrees");
         assert!(columnar.contains(&1), "{label} selects nothing");
-        if let Some(rounds) = rounds {
+        if let Some(rounds) =
+            rounds.filter(|_| only.as_ref().is_none_or(|o| o.iter().any(|c| c == label)))
+        {
             let (mut ours, mut theirs) = (Duration::MAX, Duration::MAX);
+            let (mut ours_cpu, mut theirs_cpu) = (Duration::MAX, Duration::MAX);
+            // The on-CPU clock moves a scheduler tick (4 ms) at a time: each
+            // on-CPU figure is the mean over calls taking about 200 ms.
+            let t = Instant::now();
+            black_box(predicate.test(black_box(&batch)).unwrap());
+            let reps = (0.2 / t.elapsed().as_secs_f64()).clamp(1.0, 1000.0) as u32;
             for _ in 0..rounds {
                 let t = Instant::now();
                 black_box(predicate.test(black_box(&batch)).unwrap());
@@ -238,11 +257,29 @@ fn transforms(c: &mut Criterion) {
                 let t = Instant::now();
                 black_box(per_row());
                 theirs = theirs.min(t.elapsed());
+                let (_, cpu) = on_cpu(|| {
+                    for _ in 0..reps {
+                        black_box(predicate.test(black_box(&batch)).unwrap());
+                    }
+                });
+                ours_cpu = ours_cpu.min(cpu.map_or(Duration::MAX, |c| c / reps));
+                let (_, cpu) = on_cpu(|| {
+                    for _ in 0..reps {
+                        black_box(per_row());
+                    }
+                });
+                theirs_cpu = theirs_cpu.min(cpu.map_or(Duration::MAX, |c| c / reps));
             }
             println!(
                 "{label}: columnar {ours:?}, per_row {theirs:?}, per_row / columnar {:.2}",
                 theirs.as_secs_f64() / ours.as_secs_f64()
             );
+            if ours_cpu != Duration::MAX {
+                println!(
+                    "{label} on-CPU: columnar {ours_cpu:?}, per_row {theirs_cpu:?}, per_row / columnar {:.2}",
+                    theirs_cpu.as_secs_f64() / ours_cpu.as_secs_f64()
+                );
+            }
         }
         let mut g = c.benchmark_group(*label);
         g.throughput(Throughput::Elements(ROWS as u64));

@@ -17,6 +17,10 @@ use bitbytes::arrow::{
 use proptest::prelude::*;
 use std::sync::Arc;
 
+#[path = "support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
+
 /// Java's `String.substring` on UTF-16 units, a lone surrogate written `?`.
 fn units_to_string(units: &[u16]) -> String {
     char::decode_utf16(units.iter().copied())
@@ -221,7 +225,7 @@ fn transform() -> impl Strategy<Value = Transform> {
     prop_oneof![
         field.clone().prop_map(Transform::Upper),
         field.clone().prop_map(Transform::Lower),
-        prop::collection::vec(input.clone(), 0..4).prop_map(Transform::Concat),
+        prop::collection::vec(input.clone(), 0..6).prop_map(Transform::Concat),
         (input.clone(), prop::collection::vec(input.clone(), 1..4))
             .prop_map(|(separator, inputs)| Transform::ConcatWs { separator, inputs }),
         (field.clone(), pos.clone(), prop::option::of(pos))
@@ -286,6 +290,124 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+/// A batch longer than the evaluator's block of rows (CONCAT, CONCAT_WS,
+/// SUBSTRING and TRIM leaves are evaluated 16 Ki rows at a time): every
+/// row's byte is the oracle's, on every layout, sliced at an odd offset,
+/// for `=` with one literal, IN with many (a longer block), and IsNull; a
+/// row SUBSTRING fails on only in the last block is still the error.
+#[test]
+fn blocks_of_rows_give_the_bytes_of_one_pass() {
+    let rows = 40_000 + 37;
+    let mut rng = XorShift::new(0x5eed_b10c);
+    let text = |rng: &mut XorShift| {
+        (!rng.next_u64().is_multiple_of(10)).then(|| {
+            let n = rng.next_u64() % 4;
+            (0..n)
+                .map(|_| ALPHABET[(rng.next_u64() % 6) as usize])
+                .collect::<String>()
+        })
+    };
+    let a: Vec<Option<String>> = (0..rows).map(|_| text(&mut rng)).collect();
+    let b: Vec<Option<String>> = (0..rows).map(|_| text(&mut rng)).collect();
+    let p: Vec<Option<i32>> = (0..rows).map(|i| Some(1 + (i % 3) as i32)).collect();
+    let a_ref: Vec<Option<&str>> = a.iter().map(Option::as_deref).collect();
+    let b_ref: Vec<Option<&str>> = b.iter().map(Option::as_deref).collect();
+    let transforms = [
+        Transform::Concat(vec![
+            TransformInput::field("a"),
+            TransformInput::literal("-"),
+            TransformInput::field("b"),
+        ]),
+        // Five pieces (the two-pass kernel), one a literal of 40 bytes.
+        Transform::Concat(vec![
+            TransformInput::field("a"),
+            TransformInput::literal("=".repeat(40)),
+            TransformInput::field("b"),
+            TransformInput::field("a"),
+            TransformInput::literal("."),
+        ]),
+        Transform::ConcatWs {
+            separator: TransformInput::literal("/"),
+            inputs: vec![TransformInput::field("a"), TransformInput::field("b")],
+        },
+        Transform::Substring {
+            input: TransformInput::field("a"),
+            pos: PositionInput::Field("p".into()),
+            len: Some(PositionInput::Literal(Some(2))),
+        },
+        Transform::Trim {
+            input: TransformInput::field("a"),
+            chars: Some(TransformInput::literal("a")),
+            side: TrimSide::Both,
+        },
+    ];
+    let offset = 5;
+    for layout in [Layout::Utf8, Layout::Large, Layout::View, Layout::Dict] {
+        let batch = batch_of(a_ref.clone(), b_ref.clone(), p.clone(), layout);
+        let batch = batch.slice(offset, rows - offset);
+        for t in &transforms {
+            let want: Vec<Option<String>> = (offset..rows)
+                .map(|i| oracle(t, a_ref[i], b_ref[i], p[i]).unwrap())
+                .collect();
+            // The most frequent value, and many distinct ones for IN.
+            let mut values: Vec<&str> = want.iter().flatten().map(String::as_str).collect();
+            values.sort_unstable();
+            values.dedup();
+            let probe = want.iter().flatten().next().unwrap().clone();
+            // At most 300 literals: a block of 64 x 300 rows, two blocks.
+            let some: Vec<&str> = values.iter().step_by(2).take(300).copied().collect();
+            let cases: [(Function, Vec<&str>); 3] = [
+                (Function::Compare(CompareOp::Equal), vec![probe.as_str()]),
+                (Function::In, some.clone()),
+                (Function::IsNull, vec![]),
+            ];
+            for (function, literals) in cases {
+                let set: std::collections::HashSet<&str> = literals.iter().copied().collect();
+                let expect: Vec<u8> = want
+                    .iter()
+                    .map(|w| match (function, w) {
+                        (Function::IsNull, w) => u8::from(w.is_none()),
+                        (_, Some(w)) => u8::from(set.contains(w.as_str())),
+                        (_, None) => 0,
+                    })
+                    .collect();
+                let leaf = Predicate::Leaf(Leaf::with_transform(
+                    function,
+                    t.clone(),
+                    Arc::new(StringArray::from(literals.clone())),
+                ));
+                let got = leaf.test(&batch).unwrap();
+                let first_wrong = (0..expect.len()).find(|&i| got.get(i) != Some(&expect[i]));
+                assert_eq!(
+                    (got.len(), first_wrong),
+                    (expect.len(), None),
+                    "{layout:?} {t} {function:?} of {} literals",
+                    literals.len()
+                );
+            }
+        }
+        // SUBSTRING from position 0 fails in Java: only at the last row.
+        let mut p_bad = p.clone();
+        p_bad[rows - 1] = Some(0);
+        let bad = batch_of(a_ref.clone(), b_ref.clone(), p_bad, layout);
+        let mut a_last = a_ref.clone();
+        a_last[rows - 1] = Some("xyz");
+        let bad = RecordBatch::try_new(bad.schema(), {
+            let mut c = bad.columns().to_vec();
+            c[0] = column(&a_last, layout);
+            c
+        })
+        .unwrap();
+        let substring = Predicate::Leaf(Leaf::with_transform(
+            Function::IsNull,
+            transforms[3].clone(),
+            Arc::new(StringArray::from(Vec::<&str>::new())),
+        ));
+        let err = substring.test(&bad).unwrap_err().to_string();
+        assert!(err.contains("SUBSTRING('xyz', 0, 2)"), "{layout:?}: {err}");
     }
 }
 

@@ -223,6 +223,20 @@ impl<'p> Resolved<'p> {
         })
     }
 
+    /// Whether the kernel builds new offsets row by row (CONCAT,
+    /// CONCAT_WS, SUBSTRING, TRIM), rather than keep its input's (the
+    /// one-pass UPPER / LOWER) or build no string (NULL): the evaluator
+    /// runs those a block of rows at a time.
+    pub(crate) fn builds_offsets(&self) -> bool {
+        matches!(
+            self.kernel,
+            Kernel::Concat(_)
+                | Kernel::ConcatWs { .. }
+                | Kernel::Substring { .. }
+                | Kernel::Trim { .. }
+        )
+    }
+
     /// The transform's column over `rows` rows; `inputs[k]` is the column
     /// of schema index `columns[k]`, `rows` long.
     pub(crate) fn evaluate(
@@ -768,7 +782,10 @@ fn joined<O: OffsetSizeTrait>(
     )?))
 }
 
-/// CONCAT of `pieces` over `rows` rows: null where any piece is null. The
+/// CONCAT of `pieces` over `rows` rows: null where any piece is null.
+///
+/// Over one to four Utf8 columns and literals (the common case) one pass writes each row's pieces and its end offset
+/// ([`concat_fused`]). Otherwise the
 /// offsets come first (each piece's lengths added column by column, null
 /// rows cleared, then summed), then each row's pieces are copied into its
 /// place in one values buffer.
@@ -781,6 +798,18 @@ fn concat<O: OffsetSizeTrait>(pieces: &[Piece<'_>], rows: usize) -> Result<Array
     if O::from_usize(bound).is_none() {
         return Err(ArrowError::OffsetOverflowError(bound));
     }
+    let flat: Option<Vec<Flat<'_>>> = pieces.iter().map(Flat::new).collect();
+    let n = nulls.as_ref();
+    let fused = match flat.as_deref() {
+        Some(&[a]) => Some(concat_fused::<O, 1>(&[a], n, rows, bound)),
+        Some(&[a, b]) => Some(concat_fused::<O, 2>(&[a, b], n, rows, bound)),
+        Some(&[a, b, c]) => Some(concat_fused::<O, 3>(&[a, b, c], n, rows, bound)),
+        Some(&[a, b, c, d]) => Some(concat_fused::<O, 4>(&[a, b, c, d], n, rows, bound)),
+        _ => None,
+    };
+    if let Some((offsets, values, total)) = fused {
+        return joined(offsets, values, total, nulls);
+    }
     let mut offsets = vec![O::usize_as(0); rows + 1];
     for p in pieces {
         p.add_lengths(&mut offsets[1..], O::usize_as);
@@ -791,54 +820,126 @@ fn concat<O: OffsetSizeTrait>(pieces: &[Piece<'_>], rows: usize) -> Result<Array
     }
     let total = offsets[rows].as_usize();
     let mut values = vec![0u8; total + OVER_COPY];
-    // Utf8 columns and literals (the common case): one loop without a
-    // dispatch on the piece's layout.
-    let flat: Option<Vec<FlatPiece<'_>>> = pieces
-        .iter()
-        .map(|p| match p {
-            Piece::Utf8 { offsets, data, .. } => Some((*offsets, *data, 0)),
-            Piece::Literal(padded, len) => Some((&[][..], padded.as_slice(), *len)),
-            _ => None,
-        })
-        .collect();
-    match flat {
-        Some(flat) => concat_flat(&flat, &offsets, &mut values),
-        None => {
-            for (row, w) in offsets.windows(2).enumerate() {
-                if w[0] == w[1] {
-                    continue;
-                }
-                let mut pos = w[0].as_usize();
-                for p in pieces {
-                    pos = p.write(row, &mut values, pos);
-                }
-            }
-        }
-    }
-    joined(offsets, values, total, nulls)
-}
-
-/// A Utf8 column (offsets, values, 0) or a literal (no offsets, its bytes
-/// padded by [`OVER_COPY`], its length), for [`concat_flat`].
-type FlatPiece<'a> = (&'a [i32], &'a [u8], usize);
-
-/// The copy loop of [`concat`] over Utf8 columns (offsets, values) and
-/// literals (no offsets, padded bytes, length), kept out of line so that
-/// its registers are its own.
-#[inline(never)]
-fn concat_flat<O: OffsetSizeTrait>(flat: &[FlatPiece<'_>], offsets: &[O], values: &mut [u8]) {
     for (row, w) in offsets.windows(2).enumerate() {
         if w[0] == w[1] {
             continue;
         }
         let mut pos = w[0].as_usize();
-        for &(offsets, data, literal) in flat {
-            let (start, len) = match offsets.get(row..row + 2) {
-                Some(o) => (o[0] as usize, (o[1] - o[0]) as usize),
-                None => (0, literal),
-            };
-            pos = copy_bytes(values, pos, data, start, len);
+        for p in pieces {
+            pos = p.write(row, &mut values, pos);
         }
+    }
+    joined(offsets, values, total, nulls)
+}
+
+/// A Utf8 column or a literal as [`concat_fused`] reads it: a column's
+/// offsets and values; a literal's length and its bytes padded by
+/// [`OVER_COPY`].
+#[derive(Clone, Copy)]
+struct Flat<'a> {
+    offsets: Option<&'a [i32]>,
+    literal: u32,
+    data: &'a [u8],
+}
+
+impl<'a> Flat<'a> {
+    /// The piece as a flat input; `None` for LargeUtf8 and Utf8View.
+    fn new(piece: &'a Piece<'a>) -> Option<Flat<'a>> {
+        match piece {
+            Piece::Utf8 { offsets, data, .. } => Some(Flat {
+                offsets: Some(offsets),
+                literal: 0,
+                data,
+            }),
+            Piece::Literal(padded, len) => Some(Flat {
+                offsets: None,
+                literal: u32::try_from(*len).ok()?,
+                data: padded,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// CONCAT of `N` flat pieces over `rows` rows with the union of their
+/// `nulls`, in one pass: each row's pieces are copied one after the other
+/// (short ones as 16-byte blocks, [`copy_bytes`]) and its end offset
+/// written; a null row gets no bytes. `bound` (checked to fit `O`) bounds
+/// the bytes. Returns the offsets, the values (with spare room) and the
+/// length of the values.
+///
+/// It goes 64 rows at a time: first each piece's starts and lengths into
+/// small arrays (then the lengths of the null rows the validity word names
+/// cleared), then the copies, then the 64 offsets appended at once.
+#[inline(never)]
+fn concat_fused<O: OffsetSizeTrait, const N: usize>(
+    flat: &[Flat<'_>; N],
+    nulls: Option<&NullBuffer>,
+    rows: usize,
+    bound: usize,
+) -> (Vec<O>, Vec<u8>, usize) {
+    let mut offsets = Vec::with_capacity(rows + 1);
+    offsets.push(O::usize_as(0));
+    let mut values = vec![0u8; bound + OVER_COPY];
+    let mut pos = 0;
+    let chunks = nulls.map(|n| n.inner().bit_chunks());
+    let mut validity = chunks.as_ref().map(|c| c.iter_padded());
+    let mut starts = [[0u32; 64]; N];
+    let mut lens = [[0u32; 64]; N];
+    let mut ends = [O::usize_as(0); 64];
+    for first in (0..rows).step_by(64) {
+        let n = 64.min(rows - first);
+        let valid = validity.as_mut().and_then(Iterator::next).unwrap_or(!0);
+        for (p, (starts, lens)) in flat.iter().zip(starts.iter_mut().zip(lens.iter_mut())) {
+            match p.offsets {
+                None => spans(&[0; 65], p.literal, starts, lens),
+                Some(offsets) => {
+                    match <&[i32; 65]>::try_from(&offsets[first..first + 65.min(n + 1)]) {
+                        Ok(o) => spans(o, 0, starts, lens),
+                        Err(_) => {
+                            // The last, short block: its offsets padded with the last.
+                            let o = &offsets[first..first + n + 1];
+                            let mut padded = [o[n]; 65];
+                            padded[..=n].copy_from_slice(o);
+                            spans(&padded, 0, starts, lens);
+                        }
+                    }
+                }
+            }
+        }
+        // Null rows (few, as a rule) get no bytes.
+        let mut null_rows = !valid & (u64::MAX >> (64 - n));
+        while null_rows != 0 {
+            let i = null_rows.trailing_zeros() as usize;
+            lens.iter_mut().for_each(|l| l[i] = 0);
+            null_rows &= null_rows - 1;
+        }
+        for (i, end) in ends[..n].iter_mut().enumerate() {
+            for (p, (starts, lens)) in flat.iter().zip(starts.iter().zip(lens.iter())) {
+                pos = copy_bytes(
+                    &mut values,
+                    pos,
+                    p.data,
+                    starts[i] as usize,
+                    lens[i] as usize,
+                );
+            }
+            *end = O::usize_as(pos);
+        }
+        offsets.extend_from_slice(&ends[..n]);
+    }
+    (offsets, values, pos)
+}
+
+/// The starts and lengths of 64 rows from their 65 offsets `o` (plus
+/// `extra` bytes each: a literal's offsets are all 0, its length comes
+/// here). A plain loop over fixed-size arrays, which the compiler
+/// vectorises.
+#[inline(always)]
+fn spans(o: &[i32; 65], extra: u32, starts: &mut [u32; 64], lens: &mut [u32; 64]) {
+    for i in 0..64 {
+        starts[i] = o[i] as u32;
+        lens[i] = (o[i + 1].wrapping_sub(o[i]) as u32).wrapping_add(extra);
     }
 }
 
