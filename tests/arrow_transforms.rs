@@ -659,6 +659,157 @@ fn widening_cast_matches_the_plain_column() {
     }
 }
 
+/// A row's answer from its value.
+type RowTest = Box<dyn Fn(i64) -> bool>;
+
+/// A leaf over a CAST that widens an integer type reads the column itself
+/// when every literal is a value of the column's type, and keeps the CAST
+/// otherwise: both give each row's answer on Java's values (a null row
+/// selects nothing but IS NULL), for every integer column and wider target,
+/// every comparison, IN, NOT IN, BETWEEN, NOT BETWEEN and the null tests,
+/// with literals inside and outside the column's range, whole and sliced.
+#[test]
+fn widening_casts_read_the_column_itself() {
+    use arrow_array::{Int16Array, Int8Array};
+    let mut rng = XorShift::new(0x0ddc_a575);
+    let values: Vec<Option<i64>> = (0..500)
+        .map(|_| {
+            let r = rng.next_u64();
+            (!r.is_multiple_of(9)).then_some((r >> 8) as i8 as i64)
+        })
+        .collect();
+    let column = |root: &str| -> ArrayRef {
+        match root {
+            "TINYINT" => Arc::new(
+                values
+                    .iter()
+                    .map(|v| v.map(|v| v as i8))
+                    .collect::<Int8Array>(),
+            ),
+            "SMALLINT" => Arc::new(
+                values
+                    .iter()
+                    .map(|v| v.map(|v| v as i16))
+                    .collect::<Int16Array>(),
+            ),
+            "INT" => Arc::new(
+                values
+                    .iter()
+                    .map(|v| v.map(|v| v as i32))
+                    .collect::<Int32Array>(),
+            ),
+            _ => Arc::new(values.iter().copied().collect::<Int64Array>()),
+        }
+    };
+    let literal = |to: &str, v: &[i64]| -> ArrayRef {
+        match to {
+            "SMALLINT" => Arc::new(Int16Array::from(
+                v.iter().map(|&x| x as i16).collect::<Vec<_>>(),
+            )),
+            "INT" => Arc::new(Int32Array::from(
+                v.iter().map(|&x| x as i32).collect::<Vec<_>>(),
+            )),
+            _ => Arc::new(Int64Array::from(v.to_vec())),
+        }
+    };
+    let types = ["TINYINT", "SMALLINT", "INT", "BIGINT"];
+    let ops = [
+        CompareOp::Equal,
+        CompareOp::NotEqual,
+        CompareOp::LessThan,
+        CompareOp::LessOrEqual,
+        CompareOp::GreaterThan,
+        CompareOp::GreaterOrEqual,
+    ];
+    for (i, from) in types.iter().enumerate() {
+        let batch = RecordBatch::try_from_iter([("x", column(from))]).unwrap();
+        for to in &types[i + 1..] {
+            // 300 does not fit TINYINT; -40000 fits neither TINYINT nor
+            // SMALLINT (the CAST is kept there), 7 and -3 fit every type.
+            let mut sets: Vec<Vec<i64>> = vec![vec![7], vec![-3], vec![7, -3, 100], vec![300, 7]];
+            if matches!(*to, "INT" | "BIGINT") {
+                sets.push(vec![-40000, -3]);
+            }
+            for set in &sets {
+                let mut cases: Vec<(Function, Vec<i64>, RowTest)> = Vec::new();
+                for op in ops {
+                    let k = set[0];
+                    let f: RowTest = match op {
+                        CompareOp::Equal => Box::new(move |v| v == k),
+                        CompareOp::NotEqual => Box::new(move |v| v != k),
+                        CompareOp::LessThan => Box::new(move |v| v < k),
+                        CompareOp::LessOrEqual => Box::new(move |v| v <= k),
+                        CompareOp::GreaterThan => Box::new(move |v| v > k),
+                        CompareOp::GreaterOrEqual => Box::new(move |v| v >= k),
+                    };
+                    cases.push((Function::Compare(op), vec![k], f));
+                }
+                let s = set.clone();
+                cases.push((Function::In, set.clone(), Box::new(move |v| s.contains(&v))));
+                let s = set.clone();
+                cases.push((
+                    Function::NotIn,
+                    set.clone(),
+                    Box::new(move |v| !s.contains(&v)),
+                ));
+                if set.len() >= 2 {
+                    let (lo, hi) = (set[0].min(set[1]), set[0].max(set[1]));
+                    cases.push((
+                        Function::Between,
+                        vec![lo, hi],
+                        Box::new(move |v| lo <= v && v <= hi),
+                    ));
+                    cases.push((
+                        Function::NotBetween,
+                        vec![lo, hi],
+                        Box::new(move |v| v < lo || v > hi),
+                    ));
+                }
+                for (function, literals, f) in &cases {
+                    let leaf = Predicate::Leaf(Leaf::with_transform(
+                        *function,
+                        Transform::Cast {
+                            field: "x".into(),
+                            to: to.parse().unwrap(),
+                        },
+                        literal(to, literals),
+                    ));
+                    for (start, rows) in [(0, values.len()), (3, 400)] {
+                        let want: Vec<u8> = values[start..start + rows]
+                            .iter()
+                            .map(|v| u8::from(v.is_some_and(f)))
+                            .collect();
+                        let got = leaf.test(&batch.slice(start, rows)).unwrap();
+                        assert_eq!(
+                            got, want,
+                            "CAST({from} AS {to}) {function:?} {literals:?} at {start}"
+                        );
+                    }
+                }
+            }
+            for (function, null) in [(Function::IsNull, true), (Function::IsNotNull, false)] {
+                let leaf = Predicate::Leaf(Leaf::with_transform(
+                    function,
+                    Transform::Cast {
+                        field: "x".into(),
+                        to: to.parse().unwrap(),
+                    },
+                    literal(to, &[]),
+                ));
+                let want: Vec<u8> = values
+                    .iter()
+                    .map(|v| u8::from(v.is_none() == null))
+                    .collect();
+                assert_eq!(
+                    leaf.test(&batch).unwrap(),
+                    want,
+                    "CAST({from} AS {to}) {function:?}"
+                );
+            }
+        }
+    }
+}
+
 /// CAST to binary types in a leaf (Paimon oracle cases transforms/1618..1659,
 /// which Java answered): STRING to BINARY(n) zero-pads to `n` bytes, so
 /// `CAST(s AS BINARY(3)) = X'610000'` selects `"a"`; in every string layout

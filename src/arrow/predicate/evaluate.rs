@@ -159,6 +159,10 @@ enum LeafInput<'p> {
         from: PaimonType,
         to: &'p PaimonType,
     },
+    /// The node's one column itself, under these literals: a leaf over a
+    /// CAST that widens an integer type, whose literals are all values of
+    /// the column's type (see [`narrowed_literals`]).
+    Unwrapped(ArrayRef),
 }
 
 /// Checks the whole of `predicate` against `schema` and resolves its fields
@@ -262,6 +266,23 @@ fn resolve_transform<'p>(leaf: &'p Leaf, schema: &Schema) -> Result<Node<'p>, Ar
             };
             let output_type = check_cast(&from, to)
                 .map_err(|e| in_field(&leaf.transform.to_string(), data_type, e))?;
+            leaf.function
+                .validate(&output_type, leaf.literals.as_ref())
+                .map_err(|e| in_field(&leaf.transform.to_string(), &output_type, e))?;
+            if let Some(literals) =
+                narrowed_literals(&from, to, data_type, leaf.function, leaf.literals.as_ref())
+            {
+                return Ok(Node {
+                    kind: Kind::Leaf {
+                        function: leaf.function,
+                        literals: leaf.literals.as_ref(),
+                        input: LeafInput::Unwrapped(literals),
+                    },
+                    reads_bytes: false,
+                    columns: vec![column],
+                    may_fail: false,
+                });
+            }
             // A value that cannot be cast fails on its row, as in Java: the
             // node runs only on the rows still undecided.
             (
@@ -292,6 +313,91 @@ fn resolve_transform<'p>(leaf: &'p Leaf, schema: &Schema) -> Result<Node<'p>, Ar
         columns,
         may_fail,
     })
+}
+
+/// The literals of a leaf over `CAST(x AS to)`, as values of `x`'s own
+/// type, when testing `x` itself gives the same bytes; `None` otherwise.
+///
+/// That holds when the CAST widens one integer type to another (TINYINT,
+/// SMALLINT, INT, BIGINT: every value keeps its value, a null stays null),
+/// `x` is a plain integer column, the function compares values (`=` to
+/// `>=`, IN, NOT IN, BETWEEN, NOT BETWEEN) or tests nulls, and every
+/// literal is a value of `x`'s type: `CAST(i AS BIGINT) > 10` is `i > 10`.
+/// The leaf then reads `x` with no column built (DataFusion's "unwrap cast
+/// in comparison"). A literal out of `x`'s range (`CAST(i AS BIGINT) >
+/// 3000000000`) keeps the CAST.
+fn narrowed_literals(
+    from: &PaimonType,
+    to: &PaimonType,
+    data_type: &DataType,
+    function: Function,
+    literals: &dyn Array,
+) -> Option<ArrayRef> {
+    use super::PaimonTypeRoot::{BigInt, Int, SmallInt, TinyInt};
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int64Type;
+    let rank = |root: &super::PaimonTypeRoot| match root {
+        TinyInt => Some(0),
+        SmallInt => Some(1),
+        Int => Some(2),
+        BigInt => Some(3),
+        _ => None,
+    };
+    if rank(&from.root)? > rank(&to.root)?
+        || !matches!(
+            data_type,
+            DataType::Int8 | DataType::Int16 | DataType::Int32 | DataType::Int64
+        )
+        || !matches!(
+            function,
+            Function::Compare(_)
+                | Function::In
+                | Function::NotIn
+                | Function::Between
+                | Function::NotBetween
+                | Function::IsNull
+                | Function::IsNotNull
+        )
+    {
+        return None;
+    }
+    // The literals as BIGINT (each integer literal widens exactly), then
+    // narrowed to the column's type, refused if one does not fit.
+    let values: Vec<Option<i64>> = match literals.data_type() {
+        DataType::Int8 => literals
+            .as_primitive::<arrow_array::types::Int8Type>()
+            .iter()
+            .map(|v| v.map(i64::from))
+            .collect(),
+        DataType::Int16 => literals
+            .as_primitive::<arrow_array::types::Int16Type>()
+            .iter()
+            .map(|v| v.map(i64::from))
+            .collect(),
+        DataType::Int32 => literals
+            .as_primitive::<arrow_array::types::Int32Type>()
+            .iter()
+            .map(|v| v.map(i64::from))
+            .collect(),
+        DataType::Int64 => literals.as_primitive::<Int64Type>().iter().collect(),
+        _ => return None,
+    };
+    fn narrow<T: arrow_array::ArrowPrimitiveType>(values: &[Option<i64>]) -> Option<ArrayRef>
+    where
+        T::Native: TryFrom<i64>,
+    {
+        let narrowed = values
+            .iter()
+            .map(|v| v.map(T::Native::try_from).transpose().ok())
+            .collect::<Option<arrow_array::PrimitiveArray<T>>>()?;
+        Some(std::sync::Arc::new(narrowed))
+    }
+    match data_type {
+        DataType::Int8 => narrow::<arrow_array::types::Int8Type>(&values),
+        DataType::Int16 => narrow::<arrow_array::types::Int16Type>(&values),
+        DataType::Int32 => narrow::<arrow_array::types::Int32Type>(&values),
+        _ => narrow::<Int64Type>(&values),
+    }
 }
 
 /// Whether a column of this type holds variable-width bytes (string or
@@ -388,6 +494,9 @@ fn evaluate(
                 LeafInput::Cast { from, to } => {
                     let array = cast_column(arrays[0].as_ref(), from, to)?;
                     function.test_into(array.as_ref(), *literals, out)
+                }
+                LeafInput::Unwrapped(literals) => {
+                    function.test_into(arrays[0].as_ref(), literals.as_ref(), out)
                 }
             }
         }
