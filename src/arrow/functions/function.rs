@@ -163,6 +163,20 @@ impl Function {
         Function::ArraysOverlap,
     ];
 
+    /// Whether the function compares the column's values with literals of
+    /// the column's (value) type: `=` to `>=`, IN, NOT IN, BETWEEN, NOT
+    /// BETWEEN.
+    pub(crate) fn compares_values(self) -> bool {
+        matches!(
+            self,
+            Function::Compare(_)
+                | Function::In
+                | Function::NotIn
+                | Function::Between
+                | Function::NotBetween
+        )
+    }
+
     /// What a constant function selects on every row, null rows included:
     /// `Some(true)` for AlwaysTrue, `Some(false)` for AlwaysFalse, `None`
     /// for the functions that read their input.

@@ -452,14 +452,7 @@ impl PredicateBuilder {
         let data_type = self.field(field)?.data_type();
         // The functions whose literals have the field's (value) type; the
         // null tests ignore theirs, the string functions take any string.
-        if matches!(
-            function,
-            Function::Compare(_)
-                | Function::In
-                | Function::NotIn
-                | Function::Between
-                | Function::NotBetween
-        ) {
+        if function.compares_values() {
             check_literal_type(field, data_type, literals.data_type())?;
         }
         function

@@ -348,16 +348,8 @@ fn narrowed_literals(
             data_type,
             DataType::Int8 | DataType::Int16 | DataType::Int32 | DataType::Int64
         )
-        || !matches!(
-            function,
-            Function::Compare(_)
-                | Function::In
-                | Function::NotIn
-                | Function::Between
-                | Function::NotBetween
-                | Function::IsNull
-                | Function::IsNotNull
-        )
+        || !(function.compares_values()
+            || matches!(function, Function::IsNull | Function::IsNotNull))
     {
         return None;
     }
