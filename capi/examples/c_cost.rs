@@ -9,6 +9,9 @@
 //!     c_cost time <predicate> <rows> <rounds>
 //!         alternates a block of Rust calls and a block of C calls `rounds`
 //!         times; prints the least time per call of each and C / Rust
+//!     c_cost
+//!         `time` of each predicate on 4 Ki rows, 5 rounds (what CI runs:
+//!         the C call's bytes are checked equal to Rust's first)
 
 use arrow_array::ffi::{to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::{RecordBatch, StructArray};
@@ -60,12 +63,31 @@ fn c_calls(case: &mut Case, calls: usize) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (mode, name, rows, n) = (
-        args[1].as_str(),
-        args[2].as_str(),
-        args[3].parse::<usize>().unwrap(),
-        args[4].parse::<usize>().unwrap(),
-    );
+    match args.as_slice() {
+        // Without arguments (as CI runs every example): each predicate on
+        // 4 Ki rows, C checked equal to Rust, a short timing.
+        [_] => {
+            for (name, _) in data::predicates() {
+                run("time", name, 4096, 5);
+            }
+        }
+        [_, mode, name, rows, n] => match (rows.parse(), n.parse()) {
+            (Ok(rows), Ok(n)) => run(mode, name, rows, n),
+            _ => {
+                eprintln!("c_cost: <rows> and <calls | rounds> are numbers");
+                std::process::exit(2);
+            }
+        },
+        _ => {
+            eprintln!("usage: c_cost [<count | time> <predicate> <rows> <calls | rounds>]");
+            std::process::exit(2);
+        }
+    }
+}
+
+/// One predicate of the bench on `rows` rows: C checked equal to Rust on
+/// one call, then `n` calls of each (`count`) or `n` rounds (`time`).
+fn run(mode: &str, name: &str, rows: usize, n: usize) {
     let Some((_, json)) = data::predicates().into_iter().find(|(n, _)| *n == name) else {
         panic!("unknown predicate {name}");
     };
