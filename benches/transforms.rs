@@ -257,13 +257,13 @@ fn transforms(c: &mut Criterion) {
                 let t = Instant::now();
                 black_box(per_row());
                 theirs = theirs.min(t.elapsed());
-                let (_, cpu) = on_cpu(|| {
+                let cpu = on_cpu(|| {
                     for _ in 0..reps {
                         black_box(predicate.test(black_box(&batch)).unwrap());
                     }
                 });
                 ours_cpu = ours_cpu.min(cpu.map_or(Duration::MAX, |c| c / reps));
-                let (_, cpu) = on_cpu(|| {
+                let cpu = on_cpu(|| {
                     for _ in 0..reps {
                         black_box(per_row());
                     }

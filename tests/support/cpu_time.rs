@@ -21,9 +21,9 @@ pub fn cpu_time() -> Option<Duration> {
 }
 
 /// The on-CPU time `f` takes, or `None` where [`cpu_time`] is.
-pub fn on_cpu<R>(f: impl FnOnce() -> R) -> (R, Option<Duration>) {
+pub fn on_cpu(f: impl FnOnce()) -> Option<Duration> {
     let start = cpu_time();
-    let r = f();
+    f();
     let end = cpu_time();
-    (r, start.zip(end).map(|(s, e)| e.saturating_sub(s)))
+    start.zip(end).map(|(s, e)| e.saturating_sub(s))
 }

@@ -4,6 +4,10 @@
 use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
 use std::sync::Arc;
 
+#[path = "../../../tests/support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
+
 const FIELD_X: &str = r#"{"name":"FIELD_REF","fieldRef":{"index":0,"name":"x","type":"BIGINT"}}"#;
 const FIELD_S: &str = r#"{"name":"FIELD_REF","fieldRef":{"index":1,"name":"s","type":"STRING"}}"#;
 
@@ -15,13 +19,8 @@ fn leaf(field: &str, function: &str, literals: &str) -> String {
 
 /// `x` pseudo-random in [0, 1000) with 5% nulls, `s` short strings.
 pub fn batch(rows: usize) -> RecordBatch {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = XorShift::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = move || rng.next_u64();
     let x: Int64Array = (0..rows)
         .map(|_| {
             let r = next();

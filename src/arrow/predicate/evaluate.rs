@@ -266,23 +266,6 @@ fn resolve_transform<'p>(leaf: &'p Leaf, schema: &Schema) -> Result<Node<'p>, Ar
             };
             let output_type = check_cast(&from, to)
                 .map_err(|e| in_field(&leaf.transform.to_string(), data_type, e))?;
-            leaf.function
-                .validate(&output_type, leaf.literals.as_ref())
-                .map_err(|e| in_field(&leaf.transform.to_string(), &output_type, e))?;
-            if let Some(literals) =
-                narrowed_literals(&from, to, data_type, leaf.function, leaf.literals.as_ref())
-            {
-                return Ok(Node {
-                    kind: Kind::Leaf {
-                        function: leaf.function,
-                        literals: leaf.literals.as_ref(),
-                        input: LeafInput::Unwrapped(literals),
-                    },
-                    reads_bytes: false,
-                    columns: vec![column],
-                    may_fail: false,
-                });
-            }
             // A value that cannot be cast fails on its row, as in Java: the
             // node runs only on the rows still undecided.
             (
@@ -303,6 +286,17 @@ fn resolve_transform<'p>(leaf: &'p Leaf, schema: &Schema) -> Result<Node<'p>, Ar
     leaf.function
         .validate(&output_type, leaf.literals.as_ref())
         .map_err(|e| in_field(&leaf.transform.to_string(), &output_type, e))?;
+    let (input, may_fail) = match input {
+        LeafInput::Cast { from, to } => {
+            let column = schema.field(columns[0]).data_type();
+            match narrowed_literals(&from, to, column, leaf.function, leaf.literals.as_ref()) {
+                // A widening CAST cannot fail.
+                Some(literals) => (LeafInput::Unwrapped(literals), false),
+                None => (LeafInput::Cast { from, to }, may_fail),
+            }
+        }
+        input => (input, may_fail),
+    };
     Ok(Node {
         kind: Kind::Leaf {
             function: leaf.function,
@@ -324,18 +318,18 @@ fn resolve_transform<'p>(leaf: &'p Leaf, schema: &Schema) -> Result<Node<'p>, Ar
 /// `>=`, IN, NOT IN, BETWEEN, NOT BETWEEN) or tests nulls, and every
 /// literal is a value of `x`'s type: `CAST(i AS BIGINT) > 10` is `i > 10`.
 /// The leaf then reads `x` with no column built (DataFusion's "unwrap cast
-/// in comparison"). A literal out of `x`'s range (`CAST(i AS BIGINT) >
-/// 3000000000`) keeps the CAST.
+/// in comparison"). The literals are narrowed by Paimon's CAST from `to` to
+/// `x`'s type, which wraps a value out of range; widened back, such a value
+/// differs from the literal (`CAST(i AS BIGINT) > 3000000000`), and the
+/// CAST is kept.
 fn narrowed_literals(
     from: &PaimonType,
     to: &PaimonType,
-    data_type: &DataType,
+    column: &DataType,
     function: Function,
     literals: &dyn Array,
 ) -> Option<ArrayRef> {
     use super::PaimonTypeRoot::{BigInt, Int, SmallInt, TinyInt};
-    use arrow_array::cast::AsArray;
-    use arrow_array::types::Int64Type;
     let rank = |root: &super::PaimonTypeRoot| match root {
         TinyInt => Some(0),
         SmallInt => Some(1),
@@ -345,7 +339,7 @@ fn narrowed_literals(
     };
     if rank(&from.root)? > rank(&to.root)?
         || !matches!(
-            data_type,
+            column,
             DataType::Int8 | DataType::Int16 | DataType::Int32 | DataType::Int64
         )
         || !(function.compares_values()
@@ -353,43 +347,9 @@ fn narrowed_literals(
     {
         return None;
     }
-    // The literals as BIGINT (each integer literal widens exactly), then
-    // narrowed to the column's type, refused if one does not fit.
-    let values: Vec<Option<i64>> = match literals.data_type() {
-        DataType::Int8 => literals
-            .as_primitive::<arrow_array::types::Int8Type>()
-            .iter()
-            .map(|v| v.map(i64::from))
-            .collect(),
-        DataType::Int16 => literals
-            .as_primitive::<arrow_array::types::Int16Type>()
-            .iter()
-            .map(|v| v.map(i64::from))
-            .collect(),
-        DataType::Int32 => literals
-            .as_primitive::<arrow_array::types::Int32Type>()
-            .iter()
-            .map(|v| v.map(i64::from))
-            .collect(),
-        DataType::Int64 => literals.as_primitive::<Int64Type>().iter().collect(),
-        _ => return None,
-    };
-    fn narrow<T: arrow_array::ArrowPrimitiveType>(values: &[Option<i64>]) -> Option<ArrayRef>
-    where
-        T::Native: TryFrom<i64>,
-    {
-        let narrowed = values
-            .iter()
-            .map(|v| v.map(T::Native::try_from).transpose().ok())
-            .collect::<Option<arrow_array::PrimitiveArray<T>>>()?;
-        Some(std::sync::Arc::new(narrowed))
-    }
-    match data_type {
-        DataType::Int8 => narrow::<arrow_array::types::Int8Type>(&values),
-        DataType::Int16 => narrow::<arrow_array::types::Int16Type>(&values),
-        DataType::Int32 => narrow::<arrow_array::types::Int32Type>(&values),
-        _ => narrow::<Int64Type>(&values),
-    }
+    let narrowed = cast_column(literals, to, from).ok()?;
+    let back = cast_column(narrowed.as_ref(), from, to).ok()?;
+    (back.to_data() == literals.to_data()).then_some(narrowed)
 }
 
 /// Whether a column of this type holds variable-width bytes (string or
@@ -510,10 +470,10 @@ fn evaluate(
 /// kernel zeroing each page) and read back from RAM. Built a block at a
 /// time, it stays in the L2 cache and the allocator hands the same memory
 /// back for every block: `CONCAT(a, '-', b) = 'x-y'` on 1 Mi rows took half
-/// the time (docs/transforms.md). UPPER / LOWER keep their input's offsets
-/// and CAST builds fixed-width columns; they run over the whole batch,
-/// where no gain was measured.
-pub(crate) const TRANSFORM_BLOCK_ROWS: usize = 16 * 1024;
+/// the time on an AMD EPYC family 25 model 17, Zen 4 (docs/transforms.md).
+/// UPPER / LOWER keep their input's offsets and CAST builds fixed-width
+/// columns; they run over the whole batch, where no gain was measured.
+const TRANSFORM_BLOCK_ROWS: usize = 16 * 1024;
 
 /// Runs `leaf(arrays, rows, out)` on `arrays` and `out` cut into blocks of
 /// [`TRANSFORM_BLOCK_ROWS`] rows (more where the function has many

@@ -784,11 +784,11 @@ fn joined<O: OffsetSizeTrait>(
 
 /// CONCAT of `pieces` over `rows` rows: null where any piece is null.
 ///
-/// Over one to four Utf8 columns and literals (the common case) one pass writes each row's pieces and its end offset
-/// ([`concat_fused`]). Otherwise the
-/// offsets come first (each piece's lengths added column by column, null
-/// rows cleared, then summed), then each row's pieces are copied into its
-/// place in one values buffer.
+/// Over one to four Utf8 columns and literals (the common case) one pass
+/// writes each row's pieces and its end offset ([`concat_fused`]).
+/// Otherwise the offsets come first (each piece's lengths added column by
+/// column, null rows cleared, then summed), then each row's pieces are
+/// copied into its place in one values buffer.
 fn concat<O: OffsetSizeTrait>(pieces: &[Piece<'_>], rows: usize) -> Result<ArrayRef, ArrowError> {
     let nulls = NullBuffer::union_many(pieces.iter().map(Piece::nulls));
     // No row, and no running sum, can pass the pieces' whole spans.
