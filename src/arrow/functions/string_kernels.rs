@@ -48,7 +48,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::{Array, OffsetSizeTrait, Scalar, StringViewArray};
 use arrow_buffer::{BooleanBuffer, Buffer};
 use arrow_schema::{ArrowError, DataType};
-use memchr::memmem::Finder;
+use memchr::arch::all::packedpair::Pair;
 use std::format;
 use std::vec;
 use std::vec::Vec;
@@ -565,7 +565,7 @@ fn offsets_words<O: Offset, const AVX2: bool>(
                 _ => refine(m, |j| suffix_eq(values, start(base + j + 1), lit, &ends)),
             }
         }),
-        StringMatch::Contains => contains_offsets(offsets, values, lit),
+        StringMatch::Contains => contains_offsets::<O, AVX2>(offsets, values, lit),
     }
 }
 
@@ -659,6 +659,30 @@ mod x86 {
         m
     }
 
+    /// See [`pair_mask`](super::pair_mask): 32 positions to a compare.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn pair_mask(a: &[u8; 64], b: &[u8; 64], b1: u8, b2: u8) -> u64 {
+        let (v1, v2) = (_mm256_set1_epi8(b1 as i8), _mm256_set1_epi8(b2 as i8));
+        let mut m = 0u64;
+        for c in 0..2 {
+            // SAFETY: bytes 32c..32c + 32 <= 64 of `a` and `b`.
+            let (x, y) = unsafe {
+                (
+                    _mm256_loadu_si256(a.as_ptr().add(32 * c).cast()),
+                    _mm256_loadu_si256(b.as_ptr().add(32 * c).cast()),
+                )
+            };
+            let hit = _mm256_and_si256(_mm256_cmpeq_epi8(x, v1), _mm256_cmpeq_epi8(y, v2));
+            m |= u64::from(_mm256_movemask_epi8(hit) as u32) << (32 * c);
+        }
+        m
+    }
+
     /// See [`Offset::len_mask_avx2`](super::Offset::len_mask_avx2).
     ///
     /// # Safety
@@ -713,31 +737,99 @@ fn row_of<O: OffsetSizeTrait>(offsets: &[O], row: usize, p: usize) -> usize {
     lo + 1 + offsets[lo + 2..=hi + 1].partition_point(|o| o.as_usize() <= p)
 }
 
-/// Contains over offsets and values: one `memmem` search of the rows'
-/// bytes, each match mapped to its row. `lit` is not empty.
-fn contains_offsets<O: OffsetSizeTrait>(offsets: &[O], values: &[u8], lit: &[u8]) -> BooleanBuffer {
+/// Contains over offsets and values: one pass over the rows' bytes, 64
+/// positions a step. At each position two bytes of the literal (memchr's
+/// rare pair: the two bytes least common in typical text; the one byte
+/// twice for a literal of 1) are compared with the bytes at their distance
+/// from it (Wojciech Muła's SIMD substring search, in AVX2 when `AVX2`,
+/// else 8 bytes a `u64`). Each candidate position is mapped to its row by
+/// galloping forward over the offsets from the last candidate's row, and
+/// the literal compared there when it fits inside the row: a candidate
+/// whose literal would run past its row's end spans two rows and does not
+/// count. `lit` is not empty.
+#[inline(always)]
+fn contains_offsets<O: OffsetSizeTrait, const AVX2: bool>(
+    offsets: &[O],
+    values: &[u8],
+    lit: &[u8],
+) -> BooleanBuffer {
     let len = offsets.len() - 1;
     let mut out = vec![0u64; len.div_ceil(64)];
-    let finder = Finder::new(lit);
+    let n = lit.len();
+    let (i1, i2) = Pair::new(lit).map_or((0, 0), |p| {
+        (usize::from(p.index1()), usize::from(p.index2()))
+    });
+    let (b1, b2) = (lit[i1], lit[i2]);
+    let ends = Ends::new(lit);
     let last = offsets[len].as_usize();
-    let mut pos = offsets[0].as_usize();
     let mut row = 0;
-    while pos < last {
-        let Some(at) = finder.find(&values[pos..last]) else {
-            break;
-        };
-        let p = pos + at;
-        row = row_of(offsets, row, p);
-        let end = offsets[row + 1].as_usize();
-        if p + lit.len() <= end {
+    // The row of each candidate `q` (at or after the last one's), and its
+    // bit set when the literal is there inside the row.
+    let mut candidate = |q: usize| {
+        row = row_of(offsets, row, q);
+        if q + n <= offsets[row + 1].as_usize() && prefix_eq(values, q, lit, &ends) {
             out[row / 64] |= 1u64 << (row % 64);
         }
-        // Either the row matched, or this match spans into the next row and
-        // every later one starting in this row would too.
-        pos = end;
-        row += 1;
+    };
+    // Whole blocks: the candidates `p..p + 64` and every byte their
+    // literal could cover lie below `last`.
+    let mut p = offsets[0].as_usize();
+    while p + CONTAINS_BLOCK + n - 1 <= last {
+        let a: &[u8; CONTAINS_BLOCK] = values[p + i1..p + i1 + CONTAINS_BLOCK]
+            .try_into()
+            .expect("a block");
+        let b: &[u8; CONTAINS_BLOCK] = values[p + i2..p + i2 + CONTAINS_BLOCK]
+            .try_into()
+            .expect("a block");
+        let mut m = pair_mask::<AVX2>(a, b, b1, b2);
+        while m != 0 {
+            candidate(p + m.trailing_zeros() as usize);
+            m &= m - 1;
+        }
+        p += CONTAINS_BLOCK;
+    }
+    // The last positions, one at a time.
+    for q in p..(last + 1).saturating_sub(n) {
+        if values[q + i1] == b1 && values[q + i2] == b2 {
+            candidate(q);
+        }
     }
     BooleanBuffer::new(Buffer::from_vec(out), 0, len)
+}
+
+/// The positions [`contains_offsets`] tests a step.
+const CONTAINS_BLOCK: usize = 64;
+
+/// The bits of the positions `k < 64` with `a[k] == b1` and `b[k] == b2`:
+/// two AVX2 compares per 32 positions when `AVX2` (the caller checked the
+/// CPU), else 8 positions to a `u64` (an exact zero-byte test).
+#[inline(always)]
+fn pair_mask<const AVX2: bool>(
+    a: &[u8; CONTAINS_BLOCK],
+    b: &[u8; CONTAINS_BLOCK],
+    b1: u8,
+    b2: u8,
+) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if AVX2 {
+        // SAFETY: only instantiated with `AVX2` under `offsets_words_avx2`,
+        // whose caller checked that the CPU has AVX2.
+        return unsafe { x86::pair_mask(a, b, b1, b2) };
+    }
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // 0x80 in each byte of `x` that is zero, and nothing else.
+    let zero = |x: u64| !(((x & LOW) + LOW) | x | LOW);
+    let (w1, w2) = (
+        u64::from(b1) * 0x0101_0101_0101_0101,
+        u64::from(b2) * 0x0101_0101_0101_0101,
+    );
+    let mut m = 0u64;
+    for c in 0..8 {
+        let z = zero(load(&a[8 * c..]) ^ w1) & zero(load(&b[8 * c..]) ^ w2);
+        // Bit 8j + 7 of `z` to bit j of the top byte (no carries).
+        m |= ((z >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * c);
+    }
+    m
 }
 
 /// The length of a view.
@@ -1094,6 +1186,127 @@ mod tests {
                         };
                         assert_eq!(a, portable, "{test:?} {lit:?}");
                         assert_eq!(b, portable, "{test:?} {lit:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Contains, portable and AVX2 (where the CPU has it), against the
+    /// row-by-row oracle: literals of 1 to 17 bytes (multi-byte too), rows
+    /// of every length 0..40, at the literal's length +-1 and of 60-200
+    /// bytes (rows over several 64-position blocks, alone or among short
+    /// ones), with the literal
+    /// anywhere, several times or cut by one byte, many-match and
+    /// few-match columns, literals split across two rows (their halves at
+    /// a row's end and the next row's start, which must not count), sliced
+    /// offsets at both ends, and values exactly as long as the offsets
+    /// need.
+    #[test]
+    fn contains_agrees_with_rows() {
+        let mut rng = crate::xorshift::XorShift::new(0xc0_47a1_25ee_d001);
+        let mut next = move || rng.next_u64();
+        let lits: [&[u8]; 9] = [
+            b"a",
+            "é".as_bytes(),
+            b"ab",
+            b"/b/",
+            b"abcd",
+            "aébc".as_bytes(),
+            b"abcdefgh",
+            b"abcdefghi",
+            "abcdefghijklméopq".as_bytes(),
+        ];
+        for lit in lits {
+            let l = lit.len();
+            for mode in 0..7 {
+                let mut offsets = vec![0i64];
+                let mut values = Vec::new();
+                for i in 0..2600usize {
+                    let r = next();
+                    let n = match mode {
+                        0 => (r % 41) as usize,
+                        1 => (l + (r % 3) as usize).saturating_sub(1),
+                        2 => 60 + (r % 141) as usize,
+                        6 if r >> 30 & 7 == 0 => 60 + (r % 90) as usize,
+                        6 => (r % 17) as usize,
+                        _ => (r % 17) as usize,
+                    };
+                    let row_start = values.len();
+                    while values.len() < row_start + n {
+                        let pick = [b'a', b'b', b'/', 0xC3, 0xA9, b'z'][(next() % 6) as usize];
+                        values.push(pick);
+                    }
+                    let put = match mode {
+                        3 => r >> 40 & 1 == 0,
+                        4 => (r >> 40) % 50 == 0,
+                        _ => (r >> 40) % 3 != 0,
+                    };
+                    if put && n >= l {
+                        // The literal at random places (some cut by a byte).
+                        for _ in 0..1 + (r >> 50) % 2 {
+                            let at = row_start + (next() as usize) % (n - l + 1);
+                            values[at..at + l].copy_from_slice(lit);
+                            if next() % 4 == 0 {
+                                values[at + (next() as usize) % l] ^= 1;
+                            }
+                        }
+                    }
+                    if mode == 5 && l > 1 && n > 0 && i % 2 == 0 {
+                        // A literal split over this row's end and the next
+                        // row's start.
+                        let cut = 1 + (r >> 8) as usize % (l - 1);
+                        let k = cut.min(n);
+                        values.truncate(row_start + n - k);
+                        values.extend_from_slice(&lit[..k]);
+                        offsets.push(values.len() as i64);
+                        values.extend_from_slice(&lit[k..]);
+                        continue;
+                    }
+                    offsets.push(values.len() as i64);
+                }
+                let rows = offsets.len() - 1;
+                let values = values.into_boxed_slice();
+                let small: Vec<i32> = offsets.iter().map(|&o| o as i32).collect();
+                let row = |i: usize| &values[offsets[i] as usize..offsets[i + 1] as usize];
+                let want: Vec<bool> = (0..rows)
+                    .map(|i| row(i).windows(l).any(|w| w == lit))
+                    .collect();
+                if mode == 5 {
+                    assert!(want.iter().any(|&w| !w));
+                }
+                for (from, to) in [(0, rows), (1, rows), (63, rows - 1), (5, rows - 7)] {
+                    let (o64, o32) = (&offsets[from..=to], &small[from..=to]);
+                    let test = StringMatch::Contains;
+                    let portable = offsets_words::<i64, false>(o64, &values, test, lit);
+                    assert_eq!(
+                        portable.iter().collect::<Vec<_>>(),
+                        want[from..to],
+                        "{lit:?} mode {mode} {from}..{to}"
+                    );
+                    assert_eq!(
+                        offsets_words::<i32, false>(o32, &values, test, lit),
+                        portable
+                    );
+                    // The buffer cut to the last row's end.
+                    let end = offsets[to] as usize;
+                    assert_eq!(
+                        offsets_words::<i64, false>(o64, &values[..end], test, lit),
+                        portable
+                    );
+                    #[cfg(target_arch = "x86_64")]
+                    if std::is_x86_feature_detected!("avx2") {
+                        // SAFETY: the CPU has AVX2.
+                        let (a, b, c) = unsafe {
+                            (
+                                offsets_words_avx2(o64, &values, test, lit),
+                                offsets_words_avx2(o32, &values, test, lit),
+                                offsets_words_avx2(o64, &values[..end], test, lit),
+                            )
+                        };
+                        assert_eq!(a, portable, "{lit:?} mode {mode} AVX2");
+                        assert_eq!(b, portable);
+                        assert_eq!(c, portable);
                     }
                 }
             }
