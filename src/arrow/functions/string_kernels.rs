@@ -659,6 +659,75 @@ mod x86 {
         m
     }
 
+    /// [`suffix_classify`](super::suffix_classify) of a whole word, 4
+    /// views a step: each view's 8 bytes ending where an inline string
+    /// ends picked by a byte shuffle within its 128-bit lane (the shuffle
+    /// index `min(len, 12) - 4 + k` for byte `k`, negative, so zero, below
+    /// the string), the lengths from the views' low halves.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn suffix_classify(
+        views: &[u128; 64],
+        lit_len: u32,
+        tail: u64,
+        tail_mask: u64,
+    ) -> (u64, u64) {
+        let twelve = _mm256_set1_epi32(super::INLINE as i32);
+        let zero = _mm256_setzero_si256();
+        // Bytes 0..8: k - 4 (the shuffle index less min(len, 12)); bytes
+        // 8..16: -128 (stays negative: zero).
+        let iota = _mm256_setr_epi8(
+            -4, -3, -2, -1, 0, 1, 2, 3, -128, -128, -128, -128, -128, -128, -128, -128, -4, -3, -2,
+            -1, 0, 1, 2, 3, -128, -128, -128, -128, -128, -128, -128, -128,
+        );
+        let (want, keep) = (
+            _mm256_set1_epi64x(tail as i64),
+            _mm256_set1_epi64x(tail_mask as i64),
+        );
+        let low32 = _mm256_set1_epi64x(0xffff_ffff);
+        let small_max = _mm256_set1_epi64x(super::INLINE as i64 + 1);
+        let shortest = _mm256_set1_epi64x(i64::from(lit_len) - 1);
+        // The 8 bytes ending where each of 2 views' inline string ends, in
+        // the low half of its lane.
+        let tails = |v: __m256i| {
+            let at = _mm256_shuffle_epi8(_mm256_min_epu32(v, twelve), zero);
+            _mm256_shuffle_epi8(v, _mm256_add_epi8(at, iota))
+        };
+        let p = views.as_ptr();
+        let (mut inline, mut outside) = (0u64, 0u64);
+        for c in 0..16 {
+            // SAFETY: views 4c..4c + 4 <= 64.
+            let (v0, v1) = unsafe {
+                (
+                    _mm256_loadu_si256(p.add(4 * c).cast()),
+                    _mm256_loadu_si256(p.add(4 * c + 2).cast()),
+                )
+            };
+            // Views 4c, 4c + 2, 4c + 1, 4c + 3 by the unpack, then in order.
+            let t = _mm256_permute4x64_epi64::<0xd8>(_mm256_unpacklo_epi64(tails(v0), tails(v1)));
+            let n = _mm256_and_si256(
+                _mm256_permute4x64_epi64::<0xd8>(_mm256_unpacklo_epi64(v0, v1)),
+                low32,
+            );
+            let small = _mm256_cmpgt_epi64(small_max, n);
+            let hit = _mm256_and_si256(
+                _mm256_and_si256(
+                    _mm256_cmpeq_epi64(_mm256_and_si256(t, keep), want),
+                    _mm256_cmpgt_epi64(n, shortest),
+                ),
+                small,
+            );
+            let bits = |x: __m256i| _mm256_movemask_pd(_mm256_castsi256_pd(x)) as u64;
+            inline |= bits(hit) << (4 * c);
+            outside |= (bits(small) ^ 0xf) << (4 * c);
+        }
+        (inline, outside)
+    }
+
     /// See [`pair_mask`](super::pair_mask): 32 positions to a compare.
     ///
     /// # Safety
@@ -1010,7 +1079,7 @@ fn view_suffix(views: &[u128], buffers: &[Buffer], lit_len: u32, ends: &Ends) ->
         // SAFETY: the CPU has AVX2.
         return unsafe { view_suffix_avx2(views, buffers, lit_len, ends) };
     }
-    view_suffix_words(views, buffers, lit_len, ends)
+    view_suffix_words::<false>(views, buffers, lit_len, ends)
 }
 
 /// [`view_suffix_words`] compiled for AVX2.
@@ -1026,12 +1095,13 @@ unsafe fn view_suffix_avx2(
     lit_len: u32,
     ends: &Ends,
 ) -> BooleanBuffer {
-    view_suffix_words(views, buffers, lit_len, ends)
+    view_suffix_words::<true>(views, buffers, lit_len, ends)
 }
 
-/// See [`view_suffix`].
+/// See [`view_suffix`]. With `AVX2` (the caller checked the CPU) a whole
+/// word's views are classified 4 to a step.
 #[inline(always)]
-fn view_suffix_words(
+fn view_suffix_words<const AVX2: bool>(
     views: &[u128],
     buffers: &[Buffer],
     lit_len: u32,
@@ -1057,6 +1127,12 @@ fn view_suffix_words(
             .get(base..base + 64)
             .and_then(|w| <&[u128; 64]>::try_from(w).ok())
         {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: only with `AVX2`, under `view_suffix_avx2`, whose
+            // caller checked that the CPU has AVX2.
+            Some(w) if AVX2 => unsafe {
+                x86::suffix_classify(w, lit_len, ends.tail, ends.tail_mask)
+            },
             Some(w) => suffix_classify(w, lit_len, ends),
             None => suffix_classify(&views[base..base + k], lit_len, ends),
         };
@@ -1482,7 +1558,7 @@ mod tests {
             for len in [0, 1, 63, 64, 65, 127, 128, 130, 200] {
                 let views = &column.views()[..len];
                 let want: Vec<bool> = rows[..len].iter().map(|r| r.ends_with(lit)).collect();
-                let portable = view_suffix_words(views, buffers, n, &ends);
+                let portable = view_suffix_words::<false>(views, buffers, n, &ends);
                 assert_eq!(portable.iter().collect::<Vec<_>>(), want, "{lit:?} {len}");
                 assert_eq!(view_suffix(views, buffers, n, &ends), portable);
                 #[cfg(target_arch = "x86_64")]
