@@ -26,16 +26,17 @@
 //!   strings from the view, out-of-line candidates from the data buffer.
 //!   EndsWith with a suffix of at most 8 bytes compares the 8 view bytes
 //!   ending where an inline string ends (branch-free over a word of mostly
-//!   inline rows) and the last 8 bytes of out-of-line candidates; longer
+//!   inline rows, 4 views to an AVX2 step where the CPU has it) and the last 8 bytes of out-of-line candidates; longer
 //!   suffixes read the bytes of the rows long enough only. `=` and Contains
 //!   on views run arrow-rs's kernels (arrow-ord `eq`, arrow-string
 //!   `contains`): ours measured slower there (docs/strings.md).
-//! - **Contains** over Utf8 / LargeUtf8 searches the values buffer once with
-//!   a `memmem` finder (as ClickHouse searches a whole column's chars) and
-//!   maps each match to its row through the offsets, galloping forward from
-//!   the last row. A match that runs past its row's end spans two rows and
-//!   does not count; the search resumes at the next row, since no later
-//!   match in the same row could fit either.
+//! - **Contains** over Utf8 / LargeUtf8 searches the values buffer once (as
+//!   ClickHouse searches a whole column's chars), 64 positions a step: a
+//!   rare pair of the literal's bytes compared at every position (Muła's
+//!   SIMD substring search, AVX2 where the CPU has it), each candidate
+//!   mapped to its row by galloping forward over the offsets from the last
+//!   candidate's row and compared there. A match that runs past its row's
+//!   end spans two rows and does not count.
 //!
 //! Dictionaries and run-end encodings go through
 //! [`per_value`](super::logical::per_value): the kernel runs once on the
