@@ -50,6 +50,7 @@ use arrow_array::{Array, OffsetSizeTrait, Scalar, StringViewArray};
 use arrow_buffer::{BooleanBuffer, Buffer};
 use arrow_schema::{ArrowError, DataType};
 use memchr::arch::all::packedpair::Pair;
+use memchr::memmem::Finder;
 use std::format;
 use std::vec;
 use std::vec::Vec;
@@ -807,25 +808,58 @@ fn row_of<O: OffsetSizeTrait>(offsets: &[O], row: usize, p: usize) -> usize {
     lo + 1 + offsets[lo + 2..=hi + 1].partition_point(|o| o.as_usize() <= p)
 }
 
-/// Contains over offsets and values: one pass over the rows' bytes, 64
-/// positions a step. At each position two bytes of the literal (memchr's
-/// rare pair: the two bytes least common in typical text; the one byte
-/// twice for a literal of 1) are compared with the bytes at their distance
-/// from it (Wojciech Muła's SIMD substring search, in AVX2 when `AVX2`,
-/// else 8 bytes a `u64`). Each candidate position is mapped to its row by
-/// galloping forward over the offsets from the last candidate's row, and
-/// the literal compared there when it fits inside the row: a candidate
-/// whose literal would run past its row's end spans two rows and does not
-/// count. `lit` is not empty.
+/// Contains over offsets and values, in segments of [`CONTAINS_SEGMENT`]
+/// bytes, each searched one of two ways, chosen by the matches of the
+/// segment before (the first by `memmem`):
+///
+/// - few matches (fewer than one per [`CONTAINS_DENSE_BYTES`]): memchr's
+///   `memmem` `Finder` from each match's row end to the next match, each
+///   match mapped to its row;
+/// - many: one pass over the bytes, 64 positions a step. At each position
+///   two bytes of the literal (memchr's rare pair: the two bytes least
+///   common in typical text; the one byte twice for a literal of 1) are
+///   compared with the bytes at their distance from it (Wojciech Muła's
+///   SIMD substring search, in AVX2 when `AVX2`, else 8 bytes a `u64`);
+///   each candidate position is mapped to its row by galloping forward over
+///   the offsets from the last candidate's row, and the literal compared
+///   there.
+///
+/// Either way a match counts when it fits inside its row: one whose literal
+/// runs past its row's end spans two rows and does not count. `lit` is not
+/// empty.
 #[inline(always)]
 fn contains_offsets<O: OffsetSizeTrait, const AVX2: bool>(
     offsets: &[O],
     values: &[u8],
     lit: &[u8],
 ) -> BooleanBuffer {
+    contains_segments::<O, AVX2>(offsets, values, lit, CONTAINS_SEGMENT, None)
+}
+
+/// Bytes of a [`contains_offsets`] segment.
+const CONTAINS_SEGMENT: usize = 64 << 10;
+
+/// A segment with at least one match per this many bytes makes the next
+/// one take the one-pass scan. Measured 2026-12-03, AMD EPYC family 25
+/// model 17 (Zen 4), 1 Mi rows: `memmem` was faster with a match per 4 KiB
+/// (24-64-byte paths, 1% of rows), the scan with one per 90 bytes or fewer,
+/// and both alike at one per 800 bytes (docs/strings.md).
+const CONTAINS_DENSE_BYTES: usize = 2048;
+
+/// [`contains_offsets`] with its segment size, and each segment's way
+/// forced (`Some(true)`: the scan, `Some(false)`: `memmem`) for the tests.
+#[inline(always)]
+fn contains_segments<O: OffsetSizeTrait, const AVX2: bool>(
+    offsets: &[O],
+    values: &[u8],
+    lit: &[u8],
+    segment: usize,
+    force: Option<bool>,
+) -> BooleanBuffer {
     let len = offsets.len() - 1;
     let mut out = vec![0u64; len.div_ceil(64)];
     let n = lit.len();
+    let finder = Finder::new(lit);
     let (i1, i2) = Pair::new(lit).map_or((0, 0), |p| {
         (usize::from(p.index1()), usize::from(p.index2()))
     });
@@ -833,36 +867,61 @@ fn contains_offsets<O: OffsetSizeTrait, const AVX2: bool>(
     let ends = Ends::new(lit);
     let last = offsets[len].as_usize();
     let mut row = 0;
-    // The row of each candidate `q` (at or after the last one's), and its
-    // bit set when the literal is there inside the row.
-    let mut candidate = |q: usize| {
+    let mut matches = 0usize;
+    // The row of each candidate `q` (at or after the last one's), its bit
+    // set when the literal is there inside the row; gives the row's end.
+    let mut candidate = |q: usize, matches: &mut usize| {
         row = row_of(offsets, row, q);
-        if q + n <= offsets[row + 1].as_usize() && prefix_eq(values, q, lit, &ends) {
+        let end = offsets[row + 1].as_usize();
+        if q + n <= end && prefix_eq(values, q, lit, &ends) {
             out[row / 64] |= 1u64 << (row % 64);
+            *matches += 1;
         }
+        end
     };
-    // Whole blocks: the candidates `p..p + 64` and every byte their
-    // literal could cover lie below `last`.
     let mut p = offsets[0].as_usize();
-    while p + CONTAINS_BLOCK + n - 1 <= last {
-        let a: &[u8; CONTAINS_BLOCK] = values[p + i1..p + i1 + CONTAINS_BLOCK]
-            .try_into()
-            .expect("a block");
-        let b: &[u8; CONTAINS_BLOCK] = values[p + i2..p + i2 + CONTAINS_BLOCK]
-            .try_into()
-            .expect("a block");
-        let mut m = pair_mask::<AVX2>(a, b, b1, b2);
-        while m != 0 {
-            candidate(p + m.trailing_zeros() as usize);
-            m &= m - 1;
+    let mut dense = false;
+    while p + n <= last {
+        let stop = (p + segment).min(last + 1 - n);
+        let (from, before) = (p, matches);
+        if force.unwrap_or(dense) {
+            // Whole blocks: the candidates `p..p + 64` and every byte their
+            // literal could cover lie below `last`.
+            while p + CONTAINS_BLOCK <= stop {
+                let a: &[u8; CONTAINS_BLOCK] = values[p + i1..p + i1 + CONTAINS_BLOCK]
+                    .try_into()
+                    .expect("a block");
+                let b: &[u8; CONTAINS_BLOCK] = values[p + i2..p + i2 + CONTAINS_BLOCK]
+                    .try_into()
+                    .expect("a block");
+                let mut m = pair_mask::<AVX2>(a, b, b1, b2);
+                while m != 0 {
+                    candidate(p + m.trailing_zeros() as usize, &mut matches);
+                    m &= m - 1;
+                }
+                p += CONTAINS_BLOCK;
+            }
+            // The segment's last positions, one at a time.
+            for q in p..stop {
+                if values[q + i1] == b1 && values[q + i2] == b2 {
+                    candidate(q, &mut matches);
+                }
+            }
+            p = stop;
+        } else {
+            // Starts below `stop`: the haystack ends `n - 1` bytes later.
+            while p < stop {
+                let Some(at) = finder.find(&values[p..stop + n - 1]) else {
+                    p = stop;
+                    break;
+                };
+                let q = p + at;
+                // A match in the row, or one spanning into the next row:
+                // every later one starting in this row is the same.
+                p = candidate(q, &mut matches).max(q + 1);
+            }
         }
-        p += CONTAINS_BLOCK;
-    }
-    // The last positions, one at a time.
-    for q in p..(last + 1).saturating_sub(n) {
-        if values[q + i1] == b1 && values[q + i2] == b2 {
-            candidate(q);
-        }
+        dense = (matches - before) * CONTAINS_DENSE_BYTES >= p.saturating_sub(from);
     }
     BooleanBuffer::new(Buffer::from_vec(out), 0, len)
 }
@@ -1356,6 +1415,26 @@ mod tests {
                     let (o64, o32) = (&offsets[from..=to], &small[from..=to]);
                     let test = StringMatch::Contains;
                     let portable = offsets_words::<i64, false>(o64, &values, test, lit);
+                    // Each way forced, and the choice between them on
+                    // small segments.
+                    for segment in [1, 64, 100, 1000] {
+                        for force in [Some(false), Some(true), None] {
+                            let got =
+                                contains_segments::<i64, false>(o64, &values, lit, segment, force);
+                            assert_eq!(got, portable, "{lit:?} mode {mode} {segment} {force:?}");
+                            #[cfg(target_arch = "x86_64")]
+                            if std::is_x86_feature_detected!("avx2") {
+                                // The AVX2 copy, on a CPU that has it.
+                                let got = contains_segments::<i32, true>(
+                                    o32, &values, lit, segment, force,
+                                );
+                                assert_eq!(
+                                    got, portable,
+                                    "{lit:?} mode {mode} {segment} {force:?}"
+                                );
+                            }
+                        }
+                    }
                     assert_eq!(
                         portable.iter().collect::<Vec<_>>(),
                         want[from..to],
