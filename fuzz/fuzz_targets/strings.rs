@@ -74,6 +74,12 @@ fuzz_target!(|data: &[u8]| {
                 let s = spell(&mut bytes, usize::from(b / 8 % 4));
                 Some(format!("{s}{lit}"))
             }
+            4 => {
+                // The literal inside a row (the Contains scan's candidates).
+                let s = spell(&mut bytes, usize::from(b / 8 % 4));
+                let t = spell(&mut bytes, usize::from(b / 32 % 4));
+                Some(format!("{s}{lit}{t}"))
+            }
             _ => Some(spell(&mut bytes, usize::from(b / 8 % 12))),
         });
     }

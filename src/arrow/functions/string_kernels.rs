@@ -26,16 +26,17 @@
 //!   strings from the view, out-of-line candidates from the data buffer.
 //!   EndsWith with a suffix of at most 8 bytes compares the 8 view bytes
 //!   ending where an inline string ends (branch-free over a word of mostly
-//!   inline rows) and the last 8 bytes of out-of-line candidates; longer
+//!   inline rows, 4 views to an AVX2 step where the CPU has it) and the last 8 bytes of out-of-line candidates; longer
 //!   suffixes read the bytes of the rows long enough only. `=` and Contains
 //!   on views run arrow-rs's kernels (arrow-ord `eq`, arrow-string
 //!   `contains`): ours measured slower there (docs/strings.md).
-//! - **Contains** over Utf8 / LargeUtf8 searches the values buffer once with
-//!   a `memmem` finder (as ClickHouse searches a whole column's chars) and
-//!   maps each match to its row through the offsets, galloping forward from
-//!   the last row. A match that runs past its row's end spans two rows and
-//!   does not count; the search resumes at the next row, since no later
-//!   match in the same row could fit either.
+//! - **Contains** over Utf8 / LargeUtf8 searches the values buffer once (as
+//!   ClickHouse searches a whole column's chars), 64 positions a step: a
+//!   rare pair of the literal's bytes compared at every position (Muła's
+//!   SIMD substring search, AVX2 where the CPU has it), each candidate
+//!   mapped to its row by galloping forward over the offsets from the last
+//!   candidate's row and compared there. A match that runs past its row's
+//!   end spans two rows and does not count.
 //!
 //! Dictionaries and run-end encodings go through
 //! [`per_value`](super::logical::per_value): the kernel runs once on the
@@ -48,6 +49,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::{Array, OffsetSizeTrait, Scalar, StringViewArray};
 use arrow_buffer::{BooleanBuffer, Buffer};
 use arrow_schema::{ArrowError, DataType};
+use memchr::arch::all::packedpair::Pair;
 use memchr::memmem::Finder;
 use std::format;
 use std::vec;
@@ -565,7 +567,7 @@ fn offsets_words<O: Offset, const AVX2: bool>(
                 _ => refine(m, |j| suffix_eq(values, start(base + j + 1), lit, &ends)),
             }
         }),
-        StringMatch::Contains => contains_offsets(offsets, values, lit),
+        StringMatch::Contains => contains_offsets::<O, AVX2>(offsets, values, lit),
     }
 }
 
@@ -659,6 +661,99 @@ mod x86 {
         m
     }
 
+    /// [`suffix_classify`](super::suffix_classify) of a whole word, 4
+    /// views a step: each view's 8 bytes ending where an inline string
+    /// ends picked by a byte shuffle within its 128-bit lane (the shuffle
+    /// index `min(len, 12) - 4 + k` for byte `k`, negative, so zero, below
+    /// the string), the lengths from the views' low halves.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn suffix_classify(
+        views: &[u128; 64],
+        lit_len: u32,
+        tail: u64,
+        tail_mask: u64,
+    ) -> (u64, u64) {
+        let twelve = _mm256_set1_epi32(super::INLINE as i32);
+        let zero = _mm256_setzero_si256();
+        // Bytes 0..8: k - 4 (the shuffle index less min(len, 12)); bytes
+        // 8..16: -128 (stays negative: zero).
+        let iota = _mm256_setr_epi8(
+            -4, -3, -2, -1, 0, 1, 2, 3, -128, -128, -128, -128, -128, -128, -128, -128, -4, -3, -2,
+            -1, 0, 1, 2, 3, -128, -128, -128, -128, -128, -128, -128, -128,
+        );
+        let (want, keep) = (
+            _mm256_set1_epi64x(tail as i64),
+            _mm256_set1_epi64x(tail_mask as i64),
+        );
+        let low32 = _mm256_set1_epi64x(0xffff_ffff);
+        let small_max = _mm256_set1_epi64x(super::INLINE as i64 + 1);
+        let shortest = _mm256_set1_epi64x(i64::from(lit_len) - 1);
+        // The 8 bytes ending where each of 2 views' inline string ends, in
+        // the low half of its lane.
+        let tails = |v: __m256i| {
+            let at = _mm256_shuffle_epi8(_mm256_min_epu32(v, twelve), zero);
+            _mm256_shuffle_epi8(v, _mm256_add_epi8(at, iota))
+        };
+        let p = views.as_ptr();
+        let (mut inline, mut outside) = (0u64, 0u64);
+        for c in 0..16 {
+            // SAFETY: views 4c..4c + 4 <= 64.
+            let (v0, v1) = unsafe {
+                (
+                    _mm256_loadu_si256(p.add(4 * c).cast()),
+                    _mm256_loadu_si256(p.add(4 * c + 2).cast()),
+                )
+            };
+            // Views 4c, 4c + 2, 4c + 1, 4c + 3 by the unpack, then in order.
+            let t = _mm256_permute4x64_epi64::<0xd8>(_mm256_unpacklo_epi64(tails(v0), tails(v1)));
+            let n = _mm256_and_si256(
+                _mm256_permute4x64_epi64::<0xd8>(_mm256_unpacklo_epi64(v0, v1)),
+                low32,
+            );
+            let small = _mm256_cmpgt_epi64(small_max, n);
+            let hit = _mm256_and_si256(
+                _mm256_and_si256(
+                    _mm256_cmpeq_epi64(_mm256_and_si256(t, keep), want),
+                    _mm256_cmpgt_epi64(n, shortest),
+                ),
+                small,
+            );
+            let bits = |x: __m256i| _mm256_movemask_pd(_mm256_castsi256_pd(x)) as u64;
+            inline |= bits(hit) << (4 * c);
+            outside |= (bits(small) ^ 0xf) << (4 * c);
+        }
+        (inline, outside)
+    }
+
+    /// See [`pair_mask`](super::pair_mask): 32 positions to a compare.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn pair_mask(a: &[u8; 64], b: &[u8; 64], b1: u8, b2: u8) -> u64 {
+        let (v1, v2) = (_mm256_set1_epi8(b1 as i8), _mm256_set1_epi8(b2 as i8));
+        let mut m = 0u64;
+        for c in 0..2 {
+            // SAFETY: bytes 32c..32c + 32 <= 64 of `a` and `b`.
+            let (x, y) = unsafe {
+                (
+                    _mm256_loadu_si256(a.as_ptr().add(32 * c).cast()),
+                    _mm256_loadu_si256(b.as_ptr().add(32 * c).cast()),
+                )
+            };
+            let hit = _mm256_and_si256(_mm256_cmpeq_epi8(x, v1), _mm256_cmpeq_epi8(y, v2));
+            m |= u64::from(_mm256_movemask_epi8(hit) as u32) << (32 * c);
+        }
+        m
+    }
+
     /// See [`Offset::len_mask_avx2`](super::Offset::len_mask_avx2).
     ///
     /// # Safety
@@ -713,31 +808,157 @@ fn row_of<O: OffsetSizeTrait>(offsets: &[O], row: usize, p: usize) -> usize {
     lo + 1 + offsets[lo + 2..=hi + 1].partition_point(|o| o.as_usize() <= p)
 }
 
-/// Contains over offsets and values: one `memmem` search of the rows'
-/// bytes, each match mapped to its row. `lit` is not empty.
-fn contains_offsets<O: OffsetSizeTrait>(offsets: &[O], values: &[u8], lit: &[u8]) -> BooleanBuffer {
+/// Contains over offsets and values, in segments of [`CONTAINS_SEGMENT`]
+/// bytes, each searched one of two ways, chosen by the matches of the
+/// segment before (the first by `memmem`):
+///
+/// - few matches (fewer than one per [`CONTAINS_DENSE_BYTES`]): memchr's
+///   `memmem` `Finder` from each match's row end to the next match, each
+///   match mapped to its row;
+/// - many: one pass over the bytes, 64 positions a step. At each position
+///   two bytes of the literal (memchr's rare pair: the two bytes least
+///   common in typical text; the one byte twice for a literal of 1) are
+///   compared with the bytes at their distance from it (Wojciech Muła's
+///   SIMD substring search, in AVX2 when `AVX2`, else 8 bytes a `u64`);
+///   each candidate position is mapped to its row by galloping forward over
+///   the offsets from the last candidate's row, and the literal compared
+///   there.
+///
+/// Either way a match counts when it fits inside its row: one whose literal
+/// runs past its row's end spans two rows and does not count. `lit` is not
+/// empty.
+#[inline(always)]
+fn contains_offsets<O: OffsetSizeTrait, const AVX2: bool>(
+    offsets: &[O],
+    values: &[u8],
+    lit: &[u8],
+) -> BooleanBuffer {
+    contains_segments::<O, AVX2>(offsets, values, lit, CONTAINS_SEGMENT, None)
+}
+
+/// Bytes of a [`contains_offsets`] segment.
+const CONTAINS_SEGMENT: usize = 64 << 10;
+
+/// A segment with at least one match per this many bytes makes the next
+/// one take the one-pass scan. Measured 2026-12-03, AMD EPYC family 25
+/// model 17 (Zen 4), 1 Mi rows: `memmem` was faster with a match per 4 KiB
+/// (24-64-byte paths, 1% of rows), the scan with one per 90 bytes or fewer,
+/// and both alike at one per 800 bytes (docs/strings.md).
+const CONTAINS_DENSE_BYTES: usize = 2048;
+
+/// [`contains_offsets`] with its segment size, and each segment's way
+/// forced (`Some(true)`: the scan, `Some(false)`: `memmem`) for the tests.
+#[inline(always)]
+fn contains_segments<O: OffsetSizeTrait, const AVX2: bool>(
+    offsets: &[O],
+    values: &[u8],
+    lit: &[u8],
+    segment: usize,
+    force: Option<bool>,
+) -> BooleanBuffer {
     let len = offsets.len() - 1;
     let mut out = vec![0u64; len.div_ceil(64)];
+    let n = lit.len();
     let finder = Finder::new(lit);
+    let (i1, i2) = Pair::new(lit).map_or((0, 0), |p| {
+        (usize::from(p.index1()), usize::from(p.index2()))
+    });
+    let (b1, b2) = (lit[i1], lit[i2]);
+    let ends = Ends::new(lit);
     let last = offsets[len].as_usize();
-    let mut pos = offsets[0].as_usize();
     let mut row = 0;
-    while pos < last {
-        let Some(at) = finder.find(&values[pos..last]) else {
-            break;
-        };
-        let p = pos + at;
-        row = row_of(offsets, row, p);
+    let mut matches = 0usize;
+    // The row of each candidate `q` (at or after the last one's), its bit
+    // set when the literal is there inside the row; gives the row's end.
+    let mut candidate = |q: usize, matches: &mut usize| {
+        row = row_of(offsets, row, q);
         let end = offsets[row + 1].as_usize();
-        if p + lit.len() <= end {
+        if q + n <= end && prefix_eq(values, q, lit, &ends) {
             out[row / 64] |= 1u64 << (row % 64);
+            *matches += 1;
         }
-        // Either the row matched, or this match spans into the next row and
-        // every later one starting in this row would too.
-        pos = end;
-        row += 1;
+        end
+    };
+    let mut p = offsets[0].as_usize();
+    let mut dense = false;
+    while p + n <= last {
+        let stop = (p + segment).min(last + 1 - n);
+        let (from, before) = (p, matches);
+        if force.unwrap_or(dense) {
+            // Whole blocks: the candidates `p..p + 64` and every byte their
+            // literal could cover lie below `last`.
+            while p + CONTAINS_BLOCK <= stop {
+                let a: &[u8; CONTAINS_BLOCK] = values[p + i1..p + i1 + CONTAINS_BLOCK]
+                    .try_into()
+                    .expect("a block");
+                let b: &[u8; CONTAINS_BLOCK] = values[p + i2..p + i2 + CONTAINS_BLOCK]
+                    .try_into()
+                    .expect("a block");
+                let mut m = pair_mask::<AVX2>(a, b, b1, b2);
+                while m != 0 {
+                    candidate(p + m.trailing_zeros() as usize, &mut matches);
+                    m &= m - 1;
+                }
+                p += CONTAINS_BLOCK;
+            }
+            // The segment's last positions, one at a time.
+            for q in p..stop {
+                if values[q + i1] == b1 && values[q + i2] == b2 {
+                    candidate(q, &mut matches);
+                }
+            }
+            p = stop;
+        } else {
+            // Starts below `stop`: the haystack ends `n - 1` bytes later.
+            while p < stop {
+                let Some(at) = finder.find(&values[p..stop + n - 1]) else {
+                    p = stop;
+                    break;
+                };
+                let q = p + at;
+                // A match in the row, or one spanning into the next row:
+                // every later one starting in this row is the same.
+                p = candidate(q, &mut matches).max(q + 1);
+            }
+        }
+        dense = (matches - before) * CONTAINS_DENSE_BYTES >= p.saturating_sub(from);
     }
     BooleanBuffer::new(Buffer::from_vec(out), 0, len)
+}
+
+/// The positions [`contains_offsets`] tests a step.
+const CONTAINS_BLOCK: usize = 64;
+
+/// The bits of the positions `k < 64` with `a[k] == b1` and `b[k] == b2`:
+/// two AVX2 compares per 32 positions when `AVX2` (the caller checked the
+/// CPU), else 8 positions to a `u64` (an exact zero-byte test).
+#[inline(always)]
+fn pair_mask<const AVX2: bool>(
+    a: &[u8; CONTAINS_BLOCK],
+    b: &[u8; CONTAINS_BLOCK],
+    b1: u8,
+    b2: u8,
+) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if AVX2 {
+        // SAFETY: only instantiated with `AVX2` under `offsets_words_avx2`,
+        // whose caller checked that the CPU has AVX2.
+        return unsafe { x86::pair_mask(a, b, b1, b2) };
+    }
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // 0x80 in each byte of `x` that is zero, and nothing else.
+    let zero = |x: u64| !(((x & LOW) + LOW) | x | LOW);
+    let (w1, w2) = (
+        u64::from(b1) * 0x0101_0101_0101_0101,
+        u64::from(b2) * 0x0101_0101_0101_0101,
+    );
+    let mut m = 0u64;
+    for c in 0..8 {
+        let z = zero(load(&a[8 * c..]) ^ w1) & zero(load(&b[8 * c..]) ^ w2);
+        // Bit 8j + 7 of `z` to bit j of the top byte (no carries).
+        m |= ((z >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * c);
+    }
+    m
 }
 
 /// The length of a view.
@@ -918,7 +1139,7 @@ fn view_suffix(views: &[u128], buffers: &[Buffer], lit_len: u32, ends: &Ends) ->
         // SAFETY: the CPU has AVX2.
         return unsafe { view_suffix_avx2(views, buffers, lit_len, ends) };
     }
-    view_suffix_words(views, buffers, lit_len, ends)
+    view_suffix_words::<false>(views, buffers, lit_len, ends)
 }
 
 /// [`view_suffix_words`] compiled for AVX2.
@@ -934,12 +1155,13 @@ unsafe fn view_suffix_avx2(
     lit_len: u32,
     ends: &Ends,
 ) -> BooleanBuffer {
-    view_suffix_words(views, buffers, lit_len, ends)
+    view_suffix_words::<true>(views, buffers, lit_len, ends)
 }
 
-/// See [`view_suffix`].
+/// See [`view_suffix`]. With `AVX2` (the caller checked the CPU) a whole
+/// word's views are classified 4 to a step.
 #[inline(always)]
-fn view_suffix_words(
+fn view_suffix_words<const AVX2: bool>(
     views: &[u128],
     buffers: &[Buffer],
     lit_len: u32,
@@ -965,6 +1187,12 @@ fn view_suffix_words(
             .get(base..base + 64)
             .and_then(|w| <&[u128; 64]>::try_from(w).ok())
         {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: only with `AVX2`, under `view_suffix_avx2`, whose
+            // caller checked that the CPU has AVX2.
+            Some(w) if AVX2 => unsafe {
+                x86::suffix_classify(w, lit_len, ends.tail, ends.tail_mask)
+            },
             Some(w) => suffix_classify(w, lit_len, ends),
             None => suffix_classify(&views[base..base + k], lit_len, ends),
         };
@@ -1094,6 +1322,147 @@ mod tests {
                         };
                         assert_eq!(a, portable, "{test:?} {lit:?}");
                         assert_eq!(b, portable, "{test:?} {lit:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Contains, portable and AVX2 (where the CPU has it), against the
+    /// row-by-row oracle: literals of 1 to 17 bytes (multi-byte too), rows
+    /// of every length 0..40, at the literal's length +-1 and of 60-200
+    /// bytes (rows over several 64-position blocks, alone or among short
+    /// ones), with the literal
+    /// anywhere, several times or cut by one byte, many-match and
+    /// few-match columns, literals split across two rows (their halves at
+    /// a row's end and the next row's start, which must not count), sliced
+    /// offsets at both ends, and values exactly as long as the offsets
+    /// need.
+    #[test]
+    fn contains_agrees_with_rows() {
+        let mut rng = crate::xorshift::XorShift::new(0xc0_47a1_25ee_d001);
+        let mut next = move || rng.next_u64();
+        let lits: [&[u8]; 9] = [
+            b"a",
+            "é".as_bytes(),
+            b"ab",
+            b"/b/",
+            b"abcd",
+            "aébc".as_bytes(),
+            b"abcdefgh",
+            b"abcdefghi",
+            "abcdefghijklméopq".as_bytes(),
+        ];
+        for lit in lits {
+            let l = lit.len();
+            for mode in 0..7 {
+                let mut offsets = vec![0i64];
+                let mut values = Vec::new();
+                for i in 0..2600usize {
+                    let r = next();
+                    let n = match mode {
+                        0 => (r % 41) as usize,
+                        1 => (l + (r % 3) as usize).saturating_sub(1),
+                        2 => 60 + (r % 141) as usize,
+                        6 if r >> 30 & 7 == 0 => 60 + (r % 90) as usize,
+                        6 => (r % 17) as usize,
+                        _ => (r % 17) as usize,
+                    };
+                    let row_start = values.len();
+                    while values.len() < row_start + n {
+                        let pick = [b'a', b'b', b'/', 0xC3, 0xA9, b'z'][(next() % 6) as usize];
+                        values.push(pick);
+                    }
+                    let put = match mode {
+                        3 => r >> 40 & 1 == 0,
+                        4 => (r >> 40) % 50 == 0,
+                        _ => (r >> 40) % 3 != 0,
+                    };
+                    if put && n >= l {
+                        // The literal at random places (some cut by a byte).
+                        for _ in 0..1 + (r >> 50) % 2 {
+                            let at = row_start + (next() as usize) % (n - l + 1);
+                            values[at..at + l].copy_from_slice(lit);
+                            if next() % 4 == 0 {
+                                values[at + (next() as usize) % l] ^= 1;
+                            }
+                        }
+                    }
+                    if mode == 5 && l > 1 && n > 0 && i % 2 == 0 {
+                        // A literal split over this row's end and the next
+                        // row's start.
+                        let cut = 1 + (r >> 8) as usize % (l - 1);
+                        let k = cut.min(n);
+                        values.truncate(row_start + n - k);
+                        values.extend_from_slice(&lit[..k]);
+                        offsets.push(values.len() as i64);
+                        values.extend_from_slice(&lit[k..]);
+                        continue;
+                    }
+                    offsets.push(values.len() as i64);
+                }
+                let rows = offsets.len() - 1;
+                let values = values.into_boxed_slice();
+                let small: Vec<i32> = offsets.iter().map(|&o| o as i32).collect();
+                let row = |i: usize| &values[offsets[i] as usize..offsets[i + 1] as usize];
+                let want: Vec<bool> = (0..rows)
+                    .map(|i| row(i).windows(l).any(|w| w == lit))
+                    .collect();
+                if mode == 5 {
+                    assert!(want.iter().any(|&w| !w));
+                }
+                for (from, to) in [(0, rows), (1, rows), (63, rows - 1), (5, rows - 7)] {
+                    let (o64, o32) = (&offsets[from..=to], &small[from..=to]);
+                    let test = StringMatch::Contains;
+                    let portable = offsets_words::<i64, false>(o64, &values, test, lit);
+                    // Each way forced, and the choice between them on
+                    // small segments.
+                    for segment in [1, 64, 100, 1000] {
+                        for force in [Some(false), Some(true), None] {
+                            let got =
+                                contains_segments::<i64, false>(o64, &values, lit, segment, force);
+                            assert_eq!(got, portable, "{lit:?} mode {mode} {segment} {force:?}");
+                            #[cfg(target_arch = "x86_64")]
+                            if std::is_x86_feature_detected!("avx2") {
+                                // The AVX2 copy, on a CPU that has it.
+                                let got = contains_segments::<i32, true>(
+                                    o32, &values, lit, segment, force,
+                                );
+                                assert_eq!(
+                                    got, portable,
+                                    "{lit:?} mode {mode} {segment} {force:?}"
+                                );
+                            }
+                        }
+                    }
+                    assert_eq!(
+                        portable.iter().collect::<Vec<_>>(),
+                        want[from..to],
+                        "{lit:?} mode {mode} {from}..{to}"
+                    );
+                    assert_eq!(
+                        offsets_words::<i32, false>(o32, &values, test, lit),
+                        portable
+                    );
+                    // The buffer cut to the last row's end.
+                    let end = offsets[to] as usize;
+                    assert_eq!(
+                        offsets_words::<i64, false>(o64, &values[..end], test, lit),
+                        portable
+                    );
+                    #[cfg(target_arch = "x86_64")]
+                    if std::is_x86_feature_detected!("avx2") {
+                        // SAFETY: the CPU has AVX2.
+                        let (a, b, c) = unsafe {
+                            (
+                                offsets_words_avx2(o64, &values, test, lit),
+                                offsets_words_avx2(o32, &values, test, lit),
+                                offsets_words_avx2(o64, &values[..end], test, lit),
+                            )
+                        };
+                        assert_eq!(a, portable, "{lit:?} mode {mode} AVX2");
+                        assert_eq!(b, portable);
+                        assert_eq!(c, portable);
                     }
                 }
             }
@@ -1269,7 +1638,7 @@ mod tests {
             for len in [0, 1, 63, 64, 65, 127, 128, 130, 200] {
                 let views = &column.views()[..len];
                 let want: Vec<bool> = rows[..len].iter().map(|r| r.ends_with(lit)).collect();
-                let portable = view_suffix_words(views, buffers, n, &ends);
+                let portable = view_suffix_words::<false>(views, buffers, n, &ends);
                 assert_eq!(portable.iter().collect::<Vec<_>>(), want, "{lit:?} {len}");
                 assert_eq!(view_suffix(views, buffers, n, &ends), portable);
                 #[cfg(target_arch = "x86_64")]
