@@ -230,6 +230,19 @@ pub(crate) fn pack_pairs<T: Copy>(
     active: &[u64],
     f: impl Fn(T, T) -> (bool, bool),
 ) -> (Vec<u64>, Vec<u64>) {
+    pack_pairs_with::<T, false>(a, b, active, f)
+}
+
+/// [`pack_pairs`]; with `BW` (only inside [`pack_pairs_avx512`]) a whole
+/// word's 64 answers go through two `[bool; 64]` and one byte-mask test
+/// each ([`bools_avx512`]), not 64 shifts and ors per bit.
+#[inline(always)]
+fn pack_pairs_with<T: Copy, const BW: bool>(
+    a: &[T],
+    b: &[T],
+    active: &[u64],
+    f: impl Fn(T, T) -> (bool, bool),
+) -> (Vec<u64>, Vec<u64>) {
     let words = a.len().div_ceil(64);
     let (mut may, mut all) = (std::vec![0u64; words], std::vec![0u64; words]);
     let chunks = a.chunks(64).zip(b.chunks(64)).zip(active);
@@ -239,10 +252,18 @@ pub(crate) fn pack_pairs<T: Copy>(
         }
         let (mut m, mut l) = (0u64, 0u64);
         if let (Ok(ca), Ok(cb)) = (<&[T; 64]>::try_from(ca), <&[T; 64]>::try_from(cb)) {
-            for j in 0..64 {
-                let (x, y) = f(ca[j], cb[j]);
-                m |= u64::from(x) << j;
-                l |= u64::from(y) << j;
+            if BW {
+                let (mut bm, mut bl) = ([false; 64], [false; 64]);
+                for j in 0..64 {
+                    (bm[j], bl[j]) = f(ca[j], cb[j]);
+                }
+                (m, l) = (bools::<BW>(&bm), bools::<BW>(&bl));
+            } else {
+                for j in 0..64 {
+                    let (x, y) = f(ca[j], cb[j]);
+                    m |= u64::from(x) << j;
+                    l |= u64::from(y) << j;
+                }
             }
         } else {
             for (j, (&x, &y)) in ca.iter().zip(cb).enumerate() {
@@ -255,6 +276,38 @@ pub(crate) fn pack_pairs<T: Copy>(
         all[w] = l;
     }
     (may, all)
+}
+
+/// 64 bools as the bits of a word (bool `j` the bit `j`); with `BW` (the
+/// caller compiled for AVX-512 BW) one 64-byte load and a byte test.
+#[inline(always)]
+pub(crate) fn bools<const BW: bool>(b: &[bool; 64]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if BW {
+        // SAFETY: `BW` is set only inside functions compiled for AVX-512
+        // BW, whose callers checked the CPU has it.
+        return unsafe { bools_avx512(b) };
+    }
+    let mut w = 0u64;
+    for (j, &x) in b.iter().enumerate() {
+        w |= u64::from(x) << j;
+    }
+    w
+}
+
+/// [`bools`] by one load and `vptestmb`.
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F and BW.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn bools_avx512(b: &[bool; 64]) -> u64 {
+    use std::arch::x86_64::*;
+    // SAFETY: `b` is 64 bytes.
+    let v = unsafe { _mm512_loadu_si512(b.as_ptr().cast()) };
+    _mm512_test_epi8_mask(v, v)
 }
 
 /// Whether the CPU has what [`pack_pairs_avx512`] is compiled for (asked
@@ -282,7 +335,7 @@ pub(crate) unsafe fn pack_pairs_avx512<T: Copy>(
     active: &[u64],
     f: impl Fn(T, T) -> (bool, bool),
 ) -> (Vec<u64>, Vec<u64>) {
-    pack_pairs(a, b, active, f)
+    pack_pairs_with::<T, true>(a, b, active, f)
 }
 
 /// [`pack_pairs`] for rules that cost more than a compare (a binary search,
