@@ -88,7 +88,11 @@ impl OrderRule for BetweenStats {
         if self.negate {
             fuse.fuse(move |min, max| ((lo > min) | (hi < max), (max < lo) | (min > hi)))
         } else {
-            fuse.fuse(move |min, max| ((lo <= max) & (hi >= min), (lo <= min) & (max <= hi)))
+            // A min above `hi` refutes the container whatever its max.
+            fuse.fuse_pruned(
+                move |min| min > hi,
+                move |min, max| ((lo <= max) & (hi >= min), (lo <= min) & (max <= hi)),
+            )
         }
     }
 }

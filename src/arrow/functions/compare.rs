@@ -260,15 +260,22 @@ impl OrderRule for CompareStats {
             CompareOp::Equal => {
                 // `move` and `&` / `|` (see `BetweenStats`): no masked
                 // gather of the literal.
-                fuse.fuse(move |min, max| {
-                    ((min <= l) & (l <= max), exact & (min == l) & (max == l))
-                })
+                // A min above the literal refutes the container whatever
+                // its max (so do the mins of `<` / `<=` below).
+                fuse.fuse_pruned(
+                    move |min| min > l,
+                    move |min, max| ((min <= l) & (l <= max), exact & (min == l) & (max == l)),
+                )
             }
             CompareOp::NotEqual => {
                 fuse.fuse(move |min, max| (!exact | (min != l) | (max != l), (l < min) | (max < l)))
             }
-            CompareOp::LessThan => fuse.fuse(move |min, max| (min < l, max < l)),
-            CompareOp::LessOrEqual => fuse.fuse(move |min, max| (min <= l, max <= l)),
+            CompareOp::LessThan => {
+                fuse.fuse_pruned(move |min| min >= l, move |min, max| (min < l, max < l))
+            }
+            CompareOp::LessOrEqual => {
+                fuse.fuse_pruned(move |min| min > l, move |min, max| (min <= l, max <= l))
+            }
             CompareOp::GreaterThan => fuse.fuse(move |min, max| (max > l, min > l)),
             CompareOp::GreaterOrEqual => fuse.fuse(move |min, max| (max >= l, min >= l)),
         }

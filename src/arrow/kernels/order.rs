@@ -230,17 +230,23 @@ pub(crate) fn pack_pairs<T: Copy>(
     active: &[u64],
     f: impl Fn(T, T) -> (bool, bool),
 ) -> (Vec<u64>, Vec<u64>) {
-    pack_pairs_with::<T, false>(a, b, active, f)
+    pack_pairs_with::<T, false, false>(a, b, active, |_| false, f)
 }
 
-/// [`pack_pairs`]; with `BW` (only inside [`pack_pairs_avx512`]) a whole
-/// word's 64 answers go through two `[bool; 64]` and one byte-mask test
-/// each ([`bools_avx512`]), not 64 shifts and ors per bit.
+/// [`pack_pairs`]; with `PRUNE`, for a rule that `a[i]` alone can refute
+/// (`none(a[i])` implies `f(a[i], b) == (false, false)` for every `b`), a
+/// whole word whose active containers all satisfy `none` is left `0`
+/// without reading its 64 `b` (for sorted or clustered stats, the maxes of
+/// every word the min decides are never fetched). With `BW` (only inside
+/// [`pack_pairs_avx512`]) a whole word's 64 answers go through a
+/// `[bool; 64]` and one byte-mask test each ([`bools_avx512`]), not 64
+/// shifts and ors.
 #[inline(always)]
-fn pack_pairs_with<T: Copy, const BW: bool>(
+fn pack_pairs_with<T: Copy, const BW: bool, const PRUNE: bool>(
     a: &[T],
     b: &[T],
     active: &[u64],
+    none: impl Fn(T) -> bool,
     f: impl Fn(T, T) -> (bool, bool),
 ) -> (Vec<u64>, Vec<u64>) {
     let words = a.len().div_ceil(64);
@@ -252,6 +258,15 @@ fn pack_pairs_with<T: Copy, const BW: bool>(
         }
         let (mut m, mut l) = (0u64, 0u64);
         if let (Ok(ca), Ok(cb)) = (<&[T; 64]>::try_from(ca), <&[T; 64]>::try_from(cb)) {
+            if PRUNE {
+                let mut refuted = [false; 64];
+                for j in 0..64 {
+                    refuted[j] = none(ca[j]);
+                }
+                if act & !bools::<BW>(&refuted) == 0 {
+                    continue;
+                }
+            }
             if BW {
                 let (mut bm, mut bl) = ([false; 64], [false; 64]);
                 for j in 0..64 {
@@ -320,9 +335,11 @@ pub(crate) fn avx512_pairs() -> bool {
         && std::is_x86_feature_detected!("avx512vl")
 }
 
-/// [`pack_pairs`] compiled for AVX-512 (the key mapping and 64-bit compares
-/// of `f` as vector compares into masks; the baseline target has no 64-bit
-/// vector compare and runs `f` one container at a time).
+/// [`pack_pairs`] compiled for AVX-512 (the key mapping and 64-bit
+/// compares of `f` as vector compares into masks; the baseline target has
+/// no 64-bit vector compare and runs `f` one container at a time), words
+/// pruned by `none` as in [`pack_pairs_with`] (`|_| false` for a rule the
+/// min alone never refutes).
 ///
 /// # Safety
 ///
@@ -333,9 +350,10 @@ pub(crate) unsafe fn pack_pairs_avx512<T: Copy>(
     a: &[T],
     b: &[T],
     active: &[u64],
+    none: impl Fn(T) -> bool,
     f: impl Fn(T, T) -> (bool, bool),
 ) -> (Vec<u64>, Vec<u64>) {
-    pack_pairs_with::<T, true>(a, b, active, f)
+    pack_pairs_with::<T, true, true>(a, b, active, none, f)
 }
 
 /// [`pack_pairs`] for rules that cost more than a compare (a binary search,
@@ -473,37 +491,64 @@ mod tests {
 
     #[test]
     fn pair_packers_match_a_loop() {
-        for len in [0usize, 1, 63, 64, 65, 130, 200] {
+        for len in [0usize, 1, 63, 64, 65, 130, 200, 300] {
+            // Every third word's `a` all refuted by `none` (so whole words
+            // are pruned), the others mixed.
             let a: Vec<u32> = (0..len as u32)
-                .map(|i| i.wrapping_mul(2654435761))
-                .collect();
-            let b: Vec<u32> = (0..len as u32).map(|i| i.wrapping_mul(40503)).collect();
-            let active: Vec<u64> = (0..len.div_ceil(64) as u64)
-                .map(|w| {
-                    if w % 3 == 1 {
-                        0
+                .map(|i| {
+                    if (i / 64) % 3 == 1 {
+                        3 * i + 1
                     } else {
-                        0x5555_5555_5555_5555 ^ w
+                        i.wrapping_mul(2654435761)
                     }
                 })
                 .collect();
+            let b: Vec<u32> = (0..len as u32).map(|i| i.wrapping_mul(40503)).collect();
+            let actives: [Vec<u64>; 3] = [
+                (0..len.div_ceil(64) as u64)
+                    .map(|w| {
+                        if w % 4 == 2 {
+                            0
+                        } else {
+                            0x5555_5555_5555_5555 ^ w
+                        }
+                    })
+                    .collect(),
+                std::vec![!0; len.div_ceil(64)],
+                (0..len.div_ceil(64) as u64)
+                    .map(|w| 1u64 << (w * 13 % 64))
+                    .collect(),
+            ];
             let f = |x: u32, y: u32| (x.is_multiple_of(3), y % 5 < 2);
-            let (dm, da) = pack_pairs(&a, &b, &active, f);
-            #[cfg(target_arch = "x86_64")]
-            if avx512_pairs() {
-                // SAFETY: the CPU has AVX-512 F, BW, DQ and VL.
-                let simd = unsafe { pack_pairs_avx512(&a, &b, &active, f) };
-                assert_eq!(simd, (dm.clone(), da.clone()), "len {len}");
-            }
-            let (sm, sa) = pack_active(len, &active, |i| f(a[i], b[i]));
-            for i in 0..len {
-                let on = active[i / 64] >> (i % 64) & 1 == 1;
-                let (m, l) = f(a[i], b[i]);
-                let bit = |w: &[u64]| w[i / 64] >> (i % 64) & 1 == 1;
-                assert_eq!(bit(&sm), on && m, "len {len} i {i}");
-                assert_eq!(bit(&sa), on && l, "len {len} i {i}");
-                if active[i / 64] != 0 {
-                    assert_eq!((bit(&dm), bit(&da)), (m, l), "len {len} i {i}");
+            // `none(x)` refutes: `f` gives (false, false) whatever `y`.
+            let none = |x: u32| !x.is_multiple_of(3);
+            let g = |x: u32, y: u32| (x.is_multiple_of(3), x.is_multiple_of(3) && y % 5 < 2);
+            for active in &actives {
+                let (dm, da) = pack_pairs(&a, &b, active, f);
+                let pruned = pack_pairs_with::<u32, false, true>(&a, &b, active, none, g);
+                #[cfg(target_arch = "x86_64")]
+                if avx512_pairs() {
+                    // SAFETY: the CPU has AVX-512 F, BW, DQ and VL.
+                    let simd = unsafe { pack_pairs_avx512(&a, &b, active, |_| false, f) };
+                    assert_eq!(simd, (dm.clone(), da.clone()), "len {len}");
+                    // SAFETY: as above.
+                    let simd = unsafe { pack_pairs_avx512(&a, &b, active, none, g) };
+                    assert_eq!(simd, pruned, "pruned len {len}");
+                }
+                let (sm, sa) = pack_active(len, active, |i| f(a[i], b[i]));
+                for i in 0..len {
+                    let on = active[i / 64] >> (i % 64) & 1 == 1;
+                    let (m, l) = f(a[i], b[i]);
+                    let bit = |w: &[u64]| w[i / 64] >> (i % 64) & 1 == 1;
+                    assert_eq!(bit(&sm), on && m, "len {len} i {i}");
+                    assert_eq!(bit(&sa), on && l, "len {len} i {i}");
+                    if active[i / 64] != 0 {
+                        assert_eq!((bit(&dm), bit(&da)), (m, l), "len {len} i {i}");
+                    }
+                    if on {
+                        let want = g(a[i], b[i]);
+                        assert_eq!((bit(&pruned.0), bit(&pruned.1)), want, "len {len} i {i}");
+                    }
                 }
             }
         }
