@@ -140,6 +140,14 @@ fn and3(lits: &[i64]) -> Predicate {
     ])
 }
 
+/// Java's `LeafPredicate.test` for the IN leaf alone, one container at a time.
+fn scalar_in(row: &[Boxed], lits: &[Value]) -> bool {
+    match (&row[2].0, &row[2].1) {
+        (Some(min), Some(max)) => lits.iter().any(|l| l >= &**min && l <= &**max),
+        _ => true,
+    }
+}
+
 /// Java's `LeafPredicate.test` for the three leaves, one container at a time.
 fn scalar_and3(row: &[Boxed], lits: &[Value]) -> bool {
     let (lo, hi) = (Value::Long(100_000_000), Value::Long(700_000_000));
@@ -187,7 +195,13 @@ fn interleaved(pairs: &mut [Pair<'_>]) {
     else {
         return;
     };
+    // `STATS_CASES=lt,in`: only the pairs whose name starts with one of these.
+    let cases = std::env::var("STATS_CASES").unwrap_or_default();
+    let wanted = |name: &str| cases.is_empty() || cases.split(',').any(|c| name.starts_with(c));
     for (name, ours, theirs) in pairs.iter_mut() {
+        if !wanted(name) {
+            continue;
+        }
         let (mut a, mut b) = (Duration::MAX, Duration::MAX);
         for _ in 0..rounds {
             a = a.min(least(1, &mut **ours));
@@ -239,7 +253,13 @@ fn bench(c: &mut Criterion) {
     let java: Vec<bool> = d.rows.iter().map(|r| scalar_and3(r, &boxed)).collect();
     assert_eq!(kept, java);
     let lit = Int64Array::new_scalar(500_000_000);
+    let in100 = Predicate::Leaf(Leaf::new(
+        Function::In,
+        "y",
+        Arc::new(Int64Array::from(lits.clone())),
+    ));
     let mut reused = vec![StatsVerdict::MayMatch; N];
+    let mut reused_in = vec![StatsVerdict::MayMatch; N];
     interleaved(&mut [
         (
             "lt: test_stats / arrow-ord lt",
@@ -260,6 +280,15 @@ fn bench(c: &mut Criterion) {
             },
         ),
         (
+            "in: IN of 100 alone, test_stats_into (output reused) / scalar boxed",
+            &mut || {
+                in100.test_stats_into(&d.stats, &mut reused_in).unwrap();
+            },
+            &mut || {
+                black_box(d.rows.iter().filter(|r| scalar_in(r, &boxed)).count());
+            },
+        ),
+        (
             "and3: test_stats / scalar boxed",
             &mut || {
                 black_box(pred.test_stats(&d.stats).unwrap());
@@ -269,6 +298,9 @@ fn bench(c: &mut Criterion) {
             },
         ),
     ]);
+    g.bench_function("in/test_stats_into", |b| {
+        b.iter(|| in100.test_stats_into(&d.stats, &mut reused_in).unwrap())
+    });
     g.bench_function("and3/test_stats", |b| {
         b.iter(|| black_box(pred.test_stats(&d.stats).unwrap()))
     });

@@ -21,6 +21,7 @@
 //! order arrow-ord uses), so [`between`] serves them all in one pass.
 
 use super::compare::CompareOp;
+use super::stats::scratch;
 use arrow_buffer::{i256, BooleanBuffer, Buffer, IntervalDayTime, IntervalMonthDayNano};
 use half::f16;
 use std::vec::Vec;
@@ -250,7 +251,7 @@ fn pack_pairs_with<T: Copy, const BW: bool, const PRUNE: bool>(
     f: impl Fn(T, T) -> (bool, bool),
 ) -> (Vec<u64>, Vec<u64>) {
     let words = a.len().div_ceil(64);
-    let (mut may, mut all) = (std::vec![0u64; words], std::vec![0u64; words]);
+    let (mut may, mut all) = (scratch::words(words, 0), scratch::words(words, 0));
     let chunks = a.chunks(64).zip(b.chunks(64)).zip(active);
     for (w, ((ca, cb), &act)) in chunks.enumerate() {
         if act == 0 {
@@ -366,7 +367,7 @@ pub(crate) fn pack_active(
     f: impl Fn(usize) -> (bool, bool),
 ) -> (Vec<u64>, Vec<u64>) {
     let words = len.div_ceil(64);
-    let (mut may, mut all) = (std::vec![0u64; words], std::vec![0u64; words]);
+    let (mut may, mut all) = (scratch::words(words, 0), scratch::words(words, 0));
     for (w, &act) in active.iter().enumerate().take(words) {
         let mut bits = act;
         if w + 1 == words && !len.is_multiple_of(64) {

@@ -12,6 +12,7 @@
 #[cfg(target_arch = "x86_64")]
 use super::super::order::{avx512_pairs, pack_pairs_avx512};
 use super::super::order::{bools, pack_active, pack_pairs, JavaOrd, Ordinal};
+use super::scratch;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
     BinaryType, ByteArrayType, ByteViewType, LargeBinaryType, LargeUtf8Type, Utf8Type,
@@ -160,7 +161,7 @@ fn key_words<T: JavaOrd>(
     let (min, max) = (keys.min, &keys.max[..keys.min.len()]);
     let n = min.len();
     let words = n.div_ceil(64);
-    let (mut may, mut all) = (std::vec![0u64; words], std::vec![0u64; words]);
+    let (mut may, mut all) = (scratch::words(words, 0), scratch::words(words, 0));
     let whole = min.chunks_exact(64).zip(max.chunks_exact(64));
     let mut whole = whole.map(|(a, b)| (<&[T; 64]>::try_from(a), <&[T; 64]>::try_from(b)));
     for (w, &act) in keys.active.iter().enumerate().take(words) {
@@ -372,7 +373,7 @@ pub(crate) fn cut_rule(
     ) -> RuleBits {
         #[cfg(target_arch = "x86_64")]
         if avx512_cut() {
-            // SAFETY: the CPU has AVX-512 F and BW.
+            // SAFETY: the CPU has AVX-512 F, BW and POPCNT.
             return unsafe { cut_words_avx512(min, max, active, len, none, f) };
         }
         // Without AVX-512 the portable word loops (here and IN's) measured
@@ -404,20 +405,23 @@ pub(crate) fn cut_rule(
     })
 }
 
-/// Whether the CPU has what [`cut_keys_avx512`] uses (asked once, cached
+/// Whether the CPU has what [`cut_words_avx512`] uses (AVX-512 F, BW and
+/// POPCNT; asked once, cached
 /// by `std`).
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn avx512_cut() -> bool {
-    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("popcnt")
 }
 
 /// [`cut_words`] compiled for AVX-512, its keys by [`cut_keys_avx512`].
 ///
 /// # Safety
 ///
-/// The CPU must have AVX-512 F and BW.
+/// The CPU must have AVX-512 F, BW and POPCNT.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
 unsafe fn cut_words_avx512<T: ByteArrayType>(
     min: &GenericByteArray<T>,
     max: &GenericByteArray<T>,
@@ -478,7 +482,7 @@ fn cut_words<T: ByteArrayType, const SIMD: bool>(
             f(ka, key(b_off, b_val, i))
         }
     };
-    let (mut may, mut all) = (std::vec![0u64; words], std::vec![0u64; words]);
+    let (mut may, mut all) = (scratch::words(words, 0), scratch::words(words, 0));
     for (w, &act) in active.iter().enumerate().take(words) {
         let mut bits = act;
         if w + 1 == words && !n.is_multiple_of(64) {
@@ -497,13 +501,12 @@ fn cut_words<T: ByteArrayType, const SIMD: bool>(
             }
             bits &= !bools::<SIMD>(&refuted);
             if bits.count_ones() >= WORD_FROM && keys(b_off, b_val, base, &mut kb) {
+                let (mut bm, mut bl) = ([false; 64], [false; 64]);
                 for j in 0..64 {
-                    let (x, y) = f(ka[j], kb[j]);
-                    m |= u64::from(x) << j;
-                    l |= u64::from(y) << j;
+                    (bm[j], bl[j]) = f(ka[j], kb[j]);
                 }
-                m &= bits;
-                l &= bits;
+                m = bools::<SIMD>(&bm) & bits;
+                l = bools::<SIMD>(&bl) & bits;
             } else {
                 while bits != 0 {
                     let j = bits.trailing_zeros();
@@ -607,7 +610,7 @@ unsafe fn cut_keys_avx512<O: ArrowNativeType>(
     let span = last.saturating_sub(offs[0].as_usize()).min(4096);
     let ahead = values.as_ptr().wrapping_add(last);
     for line in (0..span).step_by(64) {
-        _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(span + line).cast());
+        _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(3 * span + line).cast());
     }
     for k in 0..8 {
         let j = 8 * k;

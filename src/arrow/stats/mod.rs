@@ -37,6 +37,7 @@
 //! truncated bounds and NaN-excluded float stats.
 
 mod bounds;
+pub(crate) mod scratch;
 
 pub(crate) use bounds::{
     bytes_rule, cut_key, cut_rule, cuttable, order_rule, Fuse, OrderRule, RuleBits, CUT_MAX,
@@ -625,7 +626,7 @@ impl Predicate {
             )));
         }
         validate(self, stats)?;
-        let mut active = vec![!0u64; stats.words()];
+        let mut active = scratch::words(stats.words(), !0);
         if !n.is_multiple_of(64) {
             if let Some(last) = active.last_mut() {
                 *last = (1u64 << (n % 64)) - 1;
@@ -633,6 +634,9 @@ impl Predicate {
         }
         let bits = evaluate(self, stats, &active)?;
         write_verdicts(&bits, &mut out[..n]);
+        scratch::recycle(active);
+        scratch::recycle(bits.may);
+        scratch::recycle(bits.all);
         Ok(())
     }
 
@@ -817,6 +821,8 @@ fn evaluate(
                     may[w] &= bits.may[w];
                     all[w] &= bits.all[w];
                 }
+                scratch::recycle(bits.may);
+                scratch::recycle(bits.all);
             }
             for (a, m) in all.iter_mut().zip(&may) {
                 *a &= m;
@@ -838,7 +844,10 @@ fn evaluate(
                     all[w] |= bits.all[w] & undecided[w];
                     undecided[w] &= !all[w];
                 }
+                scratch::recycle(bits.may);
+                scratch::recycle(bits.all);
             }
+            scratch::recycle(undecided);
             Ok(RuleBits { may, all })
         }
     }
