@@ -9,7 +9,12 @@
 //!   leaf's Java rule called in turn, IN looping over its literal list).
 //!
 //! - `and3` with `test_stats_into` a reused output (no 1 MiB allocation
-//!   per call), against the same loop.
+//!   per call), against the same loop;
+//! - `in`: the IN of 100 alone, `test_stats_into`, against the boxed IN.
+//!
+//! `STATS_INTERLEAVED=20 STATS_CASES=and3,lt cargo bench --features arrow
+//! --bench stats -- zzz` times only those pairs, alternately, least times
+//! (`zzz` skips criterion's groups).
 //!
 //! Containers: `x` files of a clustered key (min rising, width 0..2000),
 //! `s` strings `k<n>...` clustered likewise, `y` min / max random in
