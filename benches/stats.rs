@@ -9,7 +9,12 @@
 //!   leaf's Java rule called in turn, IN looping over its literal list).
 //!
 //! - `and3` with `test_stats_into` a reused output (no 1 MiB allocation
-//!   per call), against the same loop.
+//!   per call), against the same loop;
+//! - `in`: the IN of 100 alone, `test_stats_into`, against the boxed IN.
+//!
+//! `STATS_INTERLEAVED=20 STATS_CASES=and3,lt cargo bench --features arrow
+//! --bench stats -- zzz` times only those pairs, alternately, least times
+//! (`zzz` skips criterion's groups).
 //!
 //! Containers: `x` files of a clustered key (min rising, width 0..2000),
 //! `s` strings `k<n>...` clustered likewise, `y` min / max random in
@@ -140,6 +145,14 @@ fn and3(lits: &[i64]) -> Predicate {
     ])
 }
 
+/// Java's `LeafPredicate.test` for the IN leaf alone, one container at a time.
+fn scalar_in(row: &[Boxed], lits: &[Value]) -> bool {
+    match (&row[2].0, &row[2].1) {
+        (Some(min), Some(max)) => lits.iter().any(|l| l >= &**min && l <= &**max),
+        _ => true,
+    }
+}
+
 /// Java's `LeafPredicate.test` for the three leaves, one container at a time.
 fn scalar_and3(row: &[Boxed], lits: &[Value]) -> bool {
     let (lo, hi) = (Value::Long(100_000_000), Value::Long(700_000_000));
@@ -187,7 +200,13 @@ fn interleaved(pairs: &mut [Pair<'_>]) {
     else {
         return;
     };
+    // `STATS_CASES=lt,in`: only the pairs whose name starts with one of these.
+    let cases = std::env::var("STATS_CASES").unwrap_or_default();
+    let wanted = |name: &str| cases.is_empty() || cases.split(',').any(|c| name.starts_with(c));
     for (name, ours, theirs) in pairs.iter_mut() {
+        if !wanted(name) {
+            continue;
+        }
         let (mut a, mut b) = (Duration::MAX, Duration::MAX);
         for _ in 0..rounds {
             a = a.min(least(1, &mut **ours));
@@ -239,7 +258,13 @@ fn bench(c: &mut Criterion) {
     let java: Vec<bool> = d.rows.iter().map(|r| scalar_and3(r, &boxed)).collect();
     assert_eq!(kept, java);
     let lit = Int64Array::new_scalar(500_000_000);
+    let in100 = Predicate::Leaf(Leaf::new(
+        Function::In,
+        "y",
+        Arc::new(Int64Array::from(lits.clone())),
+    ));
     let mut reused = vec![StatsVerdict::MayMatch; N];
+    let mut reused_in = vec![StatsVerdict::MayMatch; N];
     interleaved(&mut [
         (
             "lt: test_stats / arrow-ord lt",
@@ -260,6 +285,15 @@ fn bench(c: &mut Criterion) {
             },
         ),
         (
+            "in: IN of 100 alone, test_stats_into (output reused) / scalar boxed",
+            &mut || {
+                in100.test_stats_into(&d.stats, &mut reused_in).unwrap();
+            },
+            &mut || {
+                black_box(d.rows.iter().filter(|r| scalar_in(r, &boxed)).count());
+            },
+        ),
+        (
             "and3: test_stats / scalar boxed",
             &mut || {
                 black_box(pred.test_stats(&d.stats).unwrap());
@@ -269,6 +303,9 @@ fn bench(c: &mut Criterion) {
             },
         ),
     ]);
+    g.bench_function("in/test_stats_into", |b| {
+        b.iter(|| in100.test_stats_into(&d.stats, &mut reused_in).unwrap())
+    });
     g.bench_function("and3/test_stats", |b| {
         b.iter(|| black_box(pred.test_stats(&d.stats).unwrap()))
     });

@@ -82,10 +82,17 @@ impl OrderRule for BetweenStats {
             // Null bounds are the caller's (`StatsColumn::null_literal`).
             return fuse.fuse(|_, _| (true, false));
         };
+        // `move` and `&` / `|`, not `&&` / `||`: a literal read through a
+        // reference and only on one branch became a masked gather per
+        // eight containers in the vectorised pass.
         if self.negate {
-            fuse.fuse(|min, max| (lo > min || hi < max, max < lo || min > hi))
+            fuse.fuse(move |min, max| ((lo > min) | (hi < max), (max < lo) | (min > hi)))
         } else {
-            fuse.fuse(|min, max| (lo <= max && hi >= min, lo <= min && max <= hi))
+            // A min above `hi` refutes the container whatever its max.
+            fuse.fuse_pruned(
+                move |min| min > hi,
+                move |min, max| ((lo <= max) & (hi >= min), (lo <= min) & (max <= hi)),
+            )
         }
     }
 }

@@ -258,15 +258,26 @@ impl OrderRule for CompareStats {
         let exact = self.exact;
         match self.op {
             CompareOp::Equal => {
-                fuse.fuse(|min, max| (min <= l && l <= max, exact && min == l && max == l))
+                // `move` and `&` / `|` (see `BetweenStats`): no masked
+                // gather of the literal.
+                // A min above the literal refutes the container whatever
+                // its max (so do the mins of `<` / `<=` below).
+                fuse.fuse_pruned(
+                    move |min| min > l,
+                    move |min, max| ((min <= l) & (l <= max), exact & (min == l) & (max == l)),
+                )
             }
             CompareOp::NotEqual => {
-                fuse.fuse(|min, max| (!exact || min != l || max != l, l < min || max < l))
+                fuse.fuse(move |min, max| (!exact | (min != l) | (max != l), (l < min) | (max < l)))
             }
-            CompareOp::LessThan => fuse.fuse(|min, max| (min < l, max < l)),
-            CompareOp::LessOrEqual => fuse.fuse(|min, max| (min <= l, max <= l)),
-            CompareOp::GreaterThan => fuse.fuse(|min, max| (max > l, min > l)),
-            CompareOp::GreaterOrEqual => fuse.fuse(|min, max| (max >= l, min >= l)),
+            CompareOp::LessThan => {
+                fuse.fuse_pruned(move |min| min >= l, move |min, max| (min < l, max < l))
+            }
+            CompareOp::LessOrEqual => {
+                fuse.fuse_pruned(move |min| min > l, move |min, max| (min <= l, max <= l))
+            }
+            CompareOp::GreaterThan => fuse.fuse(move |min, max| (max > l, min > l)),
+            CompareOp::GreaterOrEqual => fuse.fuse(move |min, max| (max >= l, min >= l)),
         }
     }
 }

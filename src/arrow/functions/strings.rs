@@ -163,9 +163,11 @@ pub(crate) fn string_stats(
         // compare per bound.
         Some(p) if p.len() <= CUT_MAX && cuttable(min.data_type()) => {
             let kp = cut_key(&p, p.len());
-            cut_rule(min, max, active, p.len(), |min, max| {
-                let may = min <= kp && max >= kp;
-                let all = min >= kp && max <= kp;
+            // A min cut above p is at least succ(p): no row has the prefix.
+            let none = move |min: u64| !negated & (min > kp);
+            cut_rule(min, max, active, p.len(), none, move |min, max| {
+                let may = (min <= kp) & (max >= kp);
+                let all = (min >= kp) & (max <= kp);
                 if negated {
                     (true, !may)
                 } else {

@@ -21,6 +21,7 @@
 //! order arrow-ord uses), so [`between`] serves them all in one pass.
 
 use super::compare::CompareOp;
+use super::stats::scratch;
 use arrow_buffer::{i256, BooleanBuffer, Buffer, IntervalDayTime, IntervalMonthDayNano};
 use half::f16;
 use std::vec::Vec;
@@ -230,8 +231,27 @@ pub(crate) fn pack_pairs<T: Copy>(
     active: &[u64],
     f: impl Fn(T, T) -> (bool, bool),
 ) -> (Vec<u64>, Vec<u64>) {
+    pack_pairs_with::<T, false, false>(a, b, active, |_| false, f)
+}
+
+/// [`pack_pairs`]; with `PRUNE`, for a rule that `a[i]` alone can refute
+/// (`none(a[i])` implies `f(a[i], b) == (false, false)` for every `b`), a
+/// whole word whose active containers all satisfy `none` is left `0`
+/// without reading its 64 `b` (for sorted or clustered stats, the maxes of
+/// every word the min decides are never fetched). With `BW` (only inside
+/// [`pack_pairs_avx512`]) a whole word's 64 answers go through a
+/// `[bool; 64]` and one byte-mask test each ([`bools_avx512`]), not 64
+/// shifts and ors.
+#[inline(always)]
+fn pack_pairs_with<T: Copy, const BW: bool, const PRUNE: bool>(
+    a: &[T],
+    b: &[T],
+    active: &[u64],
+    none: impl Fn(T) -> bool,
+    f: impl Fn(T, T) -> (bool, bool),
+) -> (Vec<u64>, Vec<u64>) {
     let words = a.len().div_ceil(64);
-    let (mut may, mut all) = (std::vec![0u64; words], std::vec![0u64; words]);
+    let (mut may, mut all) = (scratch::words(words, 0), scratch::words(words, 0));
     let chunks = a.chunks(64).zip(b.chunks(64)).zip(active);
     for (w, ((ca, cb), &act)) in chunks.enumerate() {
         if act == 0 {
@@ -239,10 +259,27 @@ pub(crate) fn pack_pairs<T: Copy>(
         }
         let (mut m, mut l) = (0u64, 0u64);
         if let (Ok(ca), Ok(cb)) = (<&[T; 64]>::try_from(ca), <&[T; 64]>::try_from(cb)) {
-            for j in 0..64 {
-                let (x, y) = f(ca[j], cb[j]);
-                m |= u64::from(x) << j;
-                l |= u64::from(y) << j;
+            if PRUNE {
+                let mut refuted = [false; 64];
+                for j in 0..64 {
+                    refuted[j] = none(ca[j]);
+                }
+                if act & !bools::<BW>(&refuted) == 0 {
+                    continue;
+                }
+            }
+            if BW {
+                let (mut bm, mut bl) = ([false; 64], [false; 64]);
+                for j in 0..64 {
+                    (bm[j], bl[j]) = f(ca[j], cb[j]);
+                }
+                (m, l) = (bools::<BW>(&bm), bools::<BW>(&bl));
+            } else {
+                for j in 0..64 {
+                    let (x, y) = f(ca[j], cb[j]);
+                    m |= u64::from(x) << j;
+                    l |= u64::from(y) << j;
+                }
             }
         } else {
             for (j, (&x, &y)) in ca.iter().zip(cb).enumerate() {
@@ -257,6 +294,38 @@ pub(crate) fn pack_pairs<T: Copy>(
     (may, all)
 }
 
+/// 64 bools as the bits of a word (bool `j` the bit `j`); with `BW` (the
+/// caller compiled for AVX-512 BW) one 64-byte load and a byte test.
+#[inline(always)]
+pub(crate) fn bools<const BW: bool>(b: &[bool; 64]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if BW {
+        // SAFETY: `BW` is set only inside functions compiled for AVX-512
+        // BW, whose callers checked the CPU has it.
+        return unsafe { bools_avx512(b) };
+    }
+    let mut w = 0u64;
+    for (j, &x) in b.iter().enumerate() {
+        w |= u64::from(x) << j;
+    }
+    w
+}
+
+/// [`bools`] by one load and `vptestmb`.
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F and BW.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn bools_avx512(b: &[bool; 64]) -> u64 {
+    use std::arch::x86_64::*;
+    // SAFETY: `b` is 64 bytes.
+    let v = unsafe { _mm512_loadu_si512(b.as_ptr().cast()) };
+    _mm512_test_epi8_mask(v, v)
+}
+
 /// Whether the CPU has what [`pack_pairs_avx512`] is compiled for (asked
 /// once, cached by `std`).
 #[cfg(target_arch = "x86_64")]
@@ -267,9 +336,11 @@ pub(crate) fn avx512_pairs() -> bool {
         && std::is_x86_feature_detected!("avx512vl")
 }
 
-/// [`pack_pairs`] compiled for AVX-512 (the key mapping and 64-bit compares
-/// of `f` as vector compares into masks; the baseline target has no 64-bit
-/// vector compare and runs `f` one container at a time).
+/// [`pack_pairs`] compiled for AVX-512 (the key mapping and 64-bit
+/// compares of `f` as vector compares into masks; the baseline target has
+/// no 64-bit vector compare and runs `f` one container at a time), words
+/// pruned by `none` as in [`pack_pairs_with`] (`|_| false` for a rule the
+/// min alone never refutes).
 ///
 /// # Safety
 ///
@@ -280,9 +351,10 @@ pub(crate) unsafe fn pack_pairs_avx512<T: Copy>(
     a: &[T],
     b: &[T],
     active: &[u64],
+    none: impl Fn(T) -> bool,
     f: impl Fn(T, T) -> (bool, bool),
 ) -> (Vec<u64>, Vec<u64>) {
-    pack_pairs(a, b, active, f)
+    pack_pairs_with::<T, true, true>(a, b, active, none, f)
 }
 
 /// [`pack_pairs`] for rules that cost more than a compare (a binary search,
@@ -295,7 +367,7 @@ pub(crate) fn pack_active(
     f: impl Fn(usize) -> (bool, bool),
 ) -> (Vec<u64>, Vec<u64>) {
     let words = len.div_ceil(64);
-    let (mut may, mut all) = (std::vec![0u64; words], std::vec![0u64; words]);
+    let (mut may, mut all) = (scratch::words(words, 0), scratch::words(words, 0));
     for (w, &act) in active.iter().enumerate().take(words) {
         let mut bits = act;
         if w + 1 == words && !len.is_multiple_of(64) {
@@ -420,37 +492,64 @@ mod tests {
 
     #[test]
     fn pair_packers_match_a_loop() {
-        for len in [0usize, 1, 63, 64, 65, 130, 200] {
+        for len in [0usize, 1, 63, 64, 65, 130, 200, 300] {
+            // Every third word's `a` all refuted by `none` (so whole words
+            // are pruned), the others mixed.
             let a: Vec<u32> = (0..len as u32)
-                .map(|i| i.wrapping_mul(2654435761))
-                .collect();
-            let b: Vec<u32> = (0..len as u32).map(|i| i.wrapping_mul(40503)).collect();
-            let active: Vec<u64> = (0..len.div_ceil(64) as u64)
-                .map(|w| {
-                    if w % 3 == 1 {
-                        0
+                .map(|i| {
+                    if (i / 64) % 3 == 1 {
+                        3 * i + 1
                     } else {
-                        0x5555_5555_5555_5555 ^ w
+                        i.wrapping_mul(2654435761)
                     }
                 })
                 .collect();
+            let b: Vec<u32> = (0..len as u32).map(|i| i.wrapping_mul(40503)).collect();
+            let actives: [Vec<u64>; 3] = [
+                (0..len.div_ceil(64) as u64)
+                    .map(|w| {
+                        if w % 4 == 2 {
+                            0
+                        } else {
+                            0x5555_5555_5555_5555 ^ w
+                        }
+                    })
+                    .collect(),
+                std::vec![!0; len.div_ceil(64)],
+                (0..len.div_ceil(64) as u64)
+                    .map(|w| 1u64 << (w * 13 % 64))
+                    .collect(),
+            ];
             let f = |x: u32, y: u32| (x.is_multiple_of(3), y % 5 < 2);
-            let (dm, da) = pack_pairs(&a, &b, &active, f);
-            #[cfg(target_arch = "x86_64")]
-            if avx512_pairs() {
-                // SAFETY: the CPU has AVX-512 F, BW, DQ and VL.
-                let simd = unsafe { pack_pairs_avx512(&a, &b, &active, f) };
-                assert_eq!(simd, (dm.clone(), da.clone()), "len {len}");
-            }
-            let (sm, sa) = pack_active(len, &active, |i| f(a[i], b[i]));
-            for i in 0..len {
-                let on = active[i / 64] >> (i % 64) & 1 == 1;
-                let (m, l) = f(a[i], b[i]);
-                let bit = |w: &[u64]| w[i / 64] >> (i % 64) & 1 == 1;
-                assert_eq!(bit(&sm), on && m, "len {len} i {i}");
-                assert_eq!(bit(&sa), on && l, "len {len} i {i}");
-                if active[i / 64] != 0 {
-                    assert_eq!((bit(&dm), bit(&da)), (m, l), "len {len} i {i}");
+            // `none(x)` refutes: `f` gives (false, false) whatever `y`.
+            let none = |x: u32| !x.is_multiple_of(3);
+            let g = |x: u32, y: u32| (x.is_multiple_of(3), x.is_multiple_of(3) && y % 5 < 2);
+            for active in &actives {
+                let (dm, da) = pack_pairs(&a, &b, active, f);
+                let pruned = pack_pairs_with::<u32, false, true>(&a, &b, active, none, g);
+                #[cfg(target_arch = "x86_64")]
+                if avx512_pairs() {
+                    // SAFETY: the CPU has AVX-512 F, BW, DQ and VL.
+                    let simd = unsafe { pack_pairs_avx512(&a, &b, active, |_| false, f) };
+                    assert_eq!(simd, (dm.clone(), da.clone()), "len {len}");
+                    // SAFETY: as above.
+                    let simd = unsafe { pack_pairs_avx512(&a, &b, active, none, g) };
+                    assert_eq!(simd, pruned, "pruned len {len}");
+                }
+                let (sm, sa) = pack_active(len, active, |i| f(a[i], b[i]));
+                for i in 0..len {
+                    let on = active[i / 64] >> (i % 64) & 1 == 1;
+                    let (m, l) = f(a[i], b[i]);
+                    let bit = |w: &[u64]| w[i / 64] >> (i % 64) & 1 == 1;
+                    assert_eq!(bit(&sm), on && m, "len {len} i {i}");
+                    assert_eq!(bit(&sa), on && l, "len {len} i {i}");
+                    if active[i / 64] != 0 {
+                        assert_eq!((bit(&dm), bit(&da)), (m, l), "len {len} i {i}");
+                    }
+                    if on {
+                        let want = g(a[i], b[i]);
+                        assert_eq!((bit(&pruned.0), bit(&pruned.1)), want, "len {len} i {i}");
+                    }
                 }
             }
         }

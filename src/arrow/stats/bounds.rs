@@ -11,7 +11,8 @@
 
 #[cfg(target_arch = "x86_64")]
 use super::super::order::{avx512_pairs, pack_pairs_avx512};
-use super::super::order::{pack_active, pack_pairs, JavaOrd, Ordinal};
+use super::super::order::{bools, pack_active, pack_pairs, JavaOrd, Ordinal};
+use super::scratch;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
     BinaryType, ByteArrayType, ByteViewType, LargeBinaryType, LargeUtf8Type, Utf8Type,
@@ -47,7 +48,17 @@ impl RuleBits {
 /// Runs a per-container test over the active containers of one column.
 pub(crate) trait Fuse<K> {
     /// `f(min, max) -> (may, all)`, vectorised where the key type allows.
-    fn fuse(self, f: impl Fn(K, K) -> (bool, bool)) -> RuleBits;
+    fn fuse(self, f: impl Fn(K, K) -> (bool, bool)) -> RuleBits
+    where
+        Self: Sized,
+    {
+        self.fuse_pruned(|_| false, f)
+    }
+    /// [`fuse`](Fuse::fuse) for a rule the min alone can refute: `none(min)`
+    /// must imply `f(min, max) == (false, false)` for every `max`. Where
+    /// the CPU has AVX-512, a word of primitive stats whose active
+    /// containers all satisfy `none` is NoMatch without reading its maxes.
+    fn fuse_pruned(self, none: impl Fn(K) -> bool, f: impl Fn(K, K) -> (bool, bool)) -> RuleBits;
     /// The same, for a costly `f`: called only on active containers.
     fn fuse_sparse(self, f: impl Fn(K, K) -> (bool, bool)) -> RuleBits;
     /// For a rule over [`Ordinal`]s with a whole-word kernel: `word(mins,
@@ -83,14 +94,21 @@ struct Keys<'a, T> {
 }
 
 impl<T: JavaOrd> Fuse<T::Key> for Keys<'_, T> {
-    fn fuse(self, f: impl Fn(T::Key, T::Key) -> (bool, bool)) -> RuleBits {
+    fn fuse_pruned(
+        self,
+        none: impl Fn(T::Key) -> bool,
+        f: impl Fn(T::Key, T::Key) -> (bool, bool),
+    ) -> RuleBits {
         let f = |a: T, b: T| f(a.key(), b.key());
         #[cfg(target_arch = "x86_64")]
         if avx512_pairs() {
+            let none = |a: T| none(a.key());
             // SAFETY: the CPU has AVX-512 F, BW, DQ and VL.
-            let (may, all) = unsafe { pack_pairs_avx512(self.min, self.max, self.active, f) };
+            let (may, all) = unsafe { pack_pairs_avx512(self.min, self.max, self.active, none, f) };
             return RuleBits { may, all };
         }
+        // Without AVX-512 `f` runs a container at a time: no pruning pass.
+        let _ = none;
         let (may, all) = pack_pairs(self.min, self.max, self.active, f);
         RuleBits { may, all }
     }
@@ -143,7 +161,7 @@ fn key_words<T: JavaOrd>(
     let (min, max) = (keys.min, &keys.max[..keys.min.len()]);
     let n = min.len();
     let words = n.div_ceil(64);
-    let (mut may, mut all) = (std::vec![0u64; words], std::vec![0u64; words]);
+    let (mut may, mut all) = (scratch::words(words, 0), scratch::words(words, 0));
     let whole = min.chunks_exact(64).zip(max.chunks_exact(64));
     let mut whole = whole.map(|(a, b)| (<&[T; 64]>::try_from(a), <&[T; 64]>::try_from(b)));
     for (w, &act) in keys.active.iter().enumerate().take(words) {
@@ -191,7 +209,7 @@ struct ByIndex<'a, G> {
 }
 
 impl<K, G: Fn(usize) -> (K, K)> Fuse<K> for ByIndex<'_, G> {
-    fn fuse(self, f: impl Fn(K, K) -> (bool, bool)) -> RuleBits {
+    fn fuse_pruned(self, _none: impl Fn(K) -> bool, f: impl Fn(K, K) -> (bool, bool)) -> RuleBits {
         self.fuse_sparse(f)
     }
 
@@ -331,13 +349,18 @@ pub(crate) fn cuttable(t: &DataType) -> bool {
 
 /// `f(cut_key(min), cut_key(max))` over offset-layout byte stats (strings
 /// or binaries), cut to `len <= CUT_MAX` bytes, on the active containers:
-/// a prefix rule with no byte compare per container. `None` for other
-/// layouts (views fall back to [`bytes_rule`]).
+/// a prefix rule with no byte compare per container. `none(cut_key(min))`
+/// must imply `f(cut_key(min), k) == (false, false)` for every `k`: with
+/// AVX-512 the max of such a container is not read (nor, when a whole
+/// word's active containers are refuted, its offsets); `|_| false` for a
+/// rule the min alone never refutes. `None` for other layouts (views fall
+/// back to [`bytes_rule`]).
 pub(crate) fn cut_rule(
     min: &dyn Array,
     max: &dyn Array,
     active: &[u64],
     len: usize,
+    none: impl Fn(u64) -> bool,
     f: impl Fn(u64, u64) -> (bool, bool),
 ) -> Option<RuleBits> {
     fn run<T: ByteArrayType>(
@@ -345,16 +368,18 @@ pub(crate) fn cut_rule(
         max: &GenericByteArray<T>,
         active: &[u64],
         len: usize,
+        none: impl Fn(u64) -> bool,
         f: impl Fn(u64, u64) -> (bool, bool),
     ) -> RuleBits {
         #[cfg(target_arch = "x86_64")]
         if avx512_cut() {
-            // SAFETY: the CPU has AVX-512 F and BW.
-            return unsafe { cut_words_avx512(min, max, active, len, f) };
+            // SAFETY: the CPU has AVX-512 F, BW and POPCNT.
+            return unsafe { cut_words_avx512(min, max, active, len, none, f) };
         }
         // Without AVX-512 the portable word loops (here and IN's) measured
         // slower than one active container at a time (the And bench: 7.7
         // against 6.8 ms), so they run only in tests.
+        let _ = none;
         let (a_off, a_val) = (min.value_offsets(), min.value_data());
         let (b_off, b_val) = (max.value_offsets(), max.value_data());
         let key = |off: &[T::Offset], val: &[u8], i: usize| {
@@ -366,57 +391,58 @@ pub(crate) fn cut_rule(
         });
         RuleBits { may, all }
     }
+    macro_rules! run {
+        ($t:ty) => {
+            run(min.as_bytes::<$t>(), max.as_bytes(), active, len, none, f)
+        };
+    }
     Some(match min.data_type() {
-        DataType::Utf8 => run(min.as_bytes::<Utf8Type>(), max.as_bytes(), active, len, f),
-        DataType::LargeUtf8 => run(
-            min.as_bytes::<LargeUtf8Type>(),
-            max.as_bytes(),
-            active,
-            len,
-            f,
-        ),
-        DataType::Binary => run(min.as_bytes::<BinaryType>(), max.as_bytes(), active, len, f),
-        DataType::LargeBinary => run(
-            min.as_bytes::<LargeBinaryType>(),
-            max.as_bytes(),
-            active,
-            len,
-            f,
-        ),
+        DataType::Utf8 => run!(Utf8Type),
+        DataType::LargeUtf8 => run!(LargeUtf8Type),
+        DataType::Binary => run!(BinaryType),
+        DataType::LargeBinary => run!(LargeBinaryType),
         _ => return None,
     })
 }
 
-/// Whether the CPU has what [`cut_keys_avx512`] uses (asked once, cached
+/// Whether the CPU has what [`cut_words_avx512`] uses (AVX-512 F, BW and
+/// POPCNT; asked once, cached
 /// by `std`).
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn avx512_cut() -> bool {
-    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("popcnt")
 }
 
 /// [`cut_words`] compiled for AVX-512, its keys by [`cut_keys_avx512`].
 ///
 /// # Safety
 ///
-/// The CPU must have AVX-512 F and BW.
+/// The CPU must have AVX-512 F, BW and POPCNT.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
 unsafe fn cut_words_avx512<T: ByteArrayType>(
     min: &GenericByteArray<T>,
     max: &GenericByteArray<T>,
     active: &[u64],
     len: usize,
+    none: impl Fn(u64) -> bool,
     f: impl Fn(u64, u64) -> (bool, bool),
 ) -> RuleBits {
-    cut_words::<T, true>(min, max, active, len, f)
+    cut_words::<T, true>(min, max, active, len, none, f)
 }
 
 /// The cut-key rule a word of 64 containers at a time: where a word has at
-/// least [`WORD_FROM`] active containers and 65 offsets, the keys of
-/// all 64 bounds of each side at once ([`cut_keys_word`], or with `SIMD`
-/// [`cut_keys_avx512`]), then `f` over them in a fixed 64-step loop; other
-/// words (and a word whose strings end fewer than 8 bytes before the end of
-/// the values buffer) one active container at a time.
+/// least [`WORD_FROM`] active containers and 65 offsets, the keys of all 64
+/// mins at once ([`cut_keys_word`], or with `SIMD` [`cut_keys_avx512`]);
+/// the containers `none` refutes by their min are done (a word of only
+/// those reads no max); where at least [`WORD_FROM`] are left, the 64 max
+/// keys at once and `f` over the pairs in a fixed 64-step loop, else the
+/// max keys of those left one at a time. Other words (and a word whose
+/// strings end fewer than 8 bytes before the end of the values buffer)
+/// run one active container at a time, the max read only where the min
+/// does not refute.
 #[cfg_attr(not(any(test, target_arch = "x86_64")), allow(dead_code))]
 #[inline(always)]
 fn cut_words<T: ByteArrayType, const SIMD: bool>(
@@ -424,6 +450,7 @@ fn cut_words<T: ByteArrayType, const SIMD: bool>(
     max: &GenericByteArray<T>,
     active: &[u64],
     len: usize,
+    none: impl Fn(u64) -> bool,
     f: impl Fn(u64, u64) -> (bool, bool),
 ) -> RuleBits {
     let n = min.len();
@@ -446,7 +473,16 @@ fn cut_words<T: ByteArrayType, const SIMD: bool>(
         }
         cut_keys_word(offs, val, len, out)
     };
-    let (mut may, mut all) = (std::vec![0u64; words], std::vec![0u64; words]);
+    // The rule on container `base + j` from its min's key `ka`: the max
+    // read only when the min does not refute.
+    let one = |ka: u64, i: usize| {
+        if none(ka) {
+            (false, false)
+        } else {
+            f(ka, key(b_off, b_val, i))
+        }
+    };
+    let (mut may, mut all) = (scratch::words(words, 0), scratch::words(words, 0));
     for (w, &act) in active.iter().enumerate().take(words) {
         let mut bits = act;
         if w + 1 == words && !n.is_multiple_of(64) {
@@ -458,23 +494,34 @@ fn cut_words<T: ByteArrayType, const SIMD: bool>(
         let base = w * 64;
         let (mut ka, mut kb) = ([0u64; 64], [0u64; 64]);
         let (mut m, mut l) = (0u64, 0u64);
-        if bits.count_ones() >= WORD_FROM
-            && keys(a_off, a_val, base, &mut ka)
-            && keys(b_off, b_val, base, &mut kb)
-        {
+        if bits.count_ones() >= WORD_FROM && keys(a_off, a_val, base, &mut ka) {
+            let mut refuted = [false; 64];
             for j in 0..64 {
-                let (x, y) = f(ka[j], kb[j]);
-                m |= u64::from(x) << j;
-                l |= u64::from(y) << j;
+                refuted[j] = none(ka[j]);
             }
-            m &= bits;
-            l &= bits;
+            bits &= !bools::<SIMD>(&refuted);
+            if bits.count_ones() >= WORD_FROM && keys(b_off, b_val, base, &mut kb) {
+                let (mut bm, mut bl) = ([false; 64], [false; 64]);
+                for j in 0..64 {
+                    (bm[j], bl[j]) = f(ka[j], kb[j]);
+                }
+                m = bools::<SIMD>(&bm) & bits;
+                l = bools::<SIMD>(&bl) & bits;
+            } else {
+                while bits != 0 {
+                    let j = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let (x, y) = f(ka[j as usize], key(b_off, b_val, base + j as usize));
+                    m |= u64::from(x) << j;
+                    l |= u64::from(y) << j;
+                }
+            }
         } else {
             while bits != 0 {
                 let j = bits.trailing_zeros();
                 bits &= bits - 1;
                 let i = base + j as usize;
-                let (x, y) = f(key(a_off, a_val, i), key(b_off, b_val, i));
+                let (x, y) = one(key(a_off, a_val, i), i);
                 m |= u64::from(x) << j;
                 l |= u64::from(y) << j;
             }
@@ -563,7 +610,7 @@ unsafe fn cut_keys_avx512<O: ArrowNativeType>(
     let span = last.saturating_sub(offs[0].as_usize()).min(4096);
     let ahead = values.as_ptr().wrapping_add(last);
     for line in (0..span).step_by(64) {
-        _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(span + line).cast());
+        _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(3 * span + line).cast());
     }
     for k in 0..8 {
         let j = 8 * k;
@@ -774,18 +821,20 @@ mod tests {
             state ^= state << 17;
             state
         };
-        let f = |a: u64, b: u64| {
-            (
-                a <= 0x0100_0000_0000_0002 && b >= 0x0100_0000_0000_0002,
-                a == b,
-            )
-        };
+        // `none` refutes by the min alone: `f` is (false, false) there.
+        const K: u64 = 0x0100_0000_0000_0002;
+        let f = |a: u64, b: u64| (a <= K && b >= K, a == b && a <= K);
+        let none = |a: u64| a > K;
         for n in 0..=130usize {
             let pick = |r: u64| -> Option<&[u8]> {
                 (!r.is_multiple_of(11)).then(|| all[(r >> 8) as usize % all.len()].as_slice())
             };
             type Row<'a> = (Option<&'a [u8]>, Option<&'a [u8]>);
-            let rows: Vec<Row> = (0..n + 3).map(|_| (pick(next()), pick(next()))).collect();
+            let mut rows: Vec<Row> = (0..n + 3).map(|_| (pick(next()), pick(next()))).collect();
+            if n % 2 == 1 {
+                // Sorted by min: whole words the min refutes.
+                rows.sort_by_key(|r| r.0);
+            }
             let min = BinaryArray::from(rows.iter().map(|r| r.0).collect::<Vec<_>>()).slice(3, n);
             let max = BinaryArray::from(rows.iter().map(|r| r.1).collect::<Vec<_>>()).slice(3, n);
             let (lmin, lmax) = (
@@ -805,23 +854,35 @@ mod tests {
                         f(cut_key(min.value(i), len), cut_key(max.value(i), len))
                     });
                     let want = (m, a);
-                    let got = cut_words::<BinaryType, false>(&min, &max, active, len, f);
-                    assert_eq!((got.may, got.all), want, "n {n} len {len}");
-                    let got = cut_words::<LargeBinaryType, false>(&lmin, &lmax, active, len, f);
-                    assert_eq!((got.may, got.all), want, "large n {n} len {len}");
-                    let got = cut_rule(&min, &max, active, len, f).unwrap();
-                    assert_eq!((got.may, got.all), want, "dispatch n {n} len {len}");
-                    #[cfg(target_arch = "x86_64")]
-                    if avx512_cut() {
-                        // SAFETY: the CPU has AVX-512 F and BW.
+                    let never = |_: u64| false;
+                    let nones: [(bool, &dyn Fn(u64) -> bool); 2] = [(false, &never), (true, &none)];
+                    for (refutes, none) in nones {
+                        let got = cut_words::<BinaryType, false>(&min, &max, active, len, none, f);
+                        assert_eq!((got.may, got.all), want, "n {n} len {len} {refutes}");
                         let got =
-                            unsafe { cut_words_avx512::<BinaryType>(&min, &max, active, len, f) };
-                        assert_eq!((got.may, got.all), want, "avx512 n {n} len {len}");
-                        // SAFETY: as above.
-                        let got = unsafe {
-                            cut_words_avx512::<LargeBinaryType>(&lmin, &lmax, active, len, f)
-                        };
-                        assert_eq!((got.may, got.all), want, "avx512 large n {n} len {len}");
+                            cut_words::<LargeBinaryType, false>(&lmin, &lmax, active, len, none, f);
+                        assert_eq!((got.may, got.all), want, "large n {n} len {len} {refutes}");
+                        let got = cut_rule(&min, &max, active, len, none, f).unwrap();
+                        assert_eq!(
+                            (got.may, got.all),
+                            want,
+                            "dispatch n {n} len {len} {refutes}"
+                        );
+                        #[cfg(target_arch = "x86_64")]
+                        if avx512_cut() {
+                            // SAFETY: the CPU has AVX-512 F and BW.
+                            let got = unsafe {
+                                cut_words_avx512::<BinaryType>(&min, &max, active, len, none, f)
+                            };
+                            assert_eq!((got.may, got.all), want, "avx512 n {n} len {len}");
+                            // SAFETY: as above.
+                            let got = unsafe {
+                                cut_words_avx512::<LargeBinaryType>(
+                                    &lmin, &lmax, active, len, none, f,
+                                )
+                            };
+                            assert_eq!((got.may, got.all), want, "avx512 large n {n} len {len}");
+                        }
                     }
                 }
             }

@@ -37,6 +37,7 @@
 //! truncated bounds and NaN-excluded float stats.
 
 mod bounds;
+pub(crate) mod scratch;
 
 pub(crate) use bounds::{
     bytes_rule, cut_key, cut_rule, cuttable, order_rule, Fuse, OrderRule, RuleBits, CUT_MAX,
@@ -625,7 +626,7 @@ impl Predicate {
             )));
         }
         validate(self, stats)?;
-        let mut active = vec![!0u64; stats.words()];
+        let mut active = scratch::words(stats.words(), !0);
         if !n.is_multiple_of(64) {
             if let Some(last) = active.last_mut() {
                 *last = (1u64 << (n % 64)) - 1;
@@ -633,6 +634,9 @@ impl Predicate {
         }
         let bits = evaluate(self, stats, &active)?;
         write_verdicts(&bits, &mut out[..n]);
+        scratch::recycle(active);
+        scratch::recycle(bits.may);
+        scratch::recycle(bits.all);
         Ok(())
     }
 
@@ -679,6 +683,16 @@ const QUADS: [[StatsVerdict; 4]; 256] = {
 /// lookup and 4-byte copy: the output is written once, a word's 64 verdicts
 /// at a time.
 fn write_verdicts(bits: &RuleBits, out: &mut [StatsVerdict]) {
+    #[cfg(target_arch = "x86_64")]
+    if bounds::avx512_cut() {
+        // SAFETY: the CPU has AVX-512 F and BW.
+        return unsafe { write_verdicts_avx512(bits, out) };
+    }
+    write_verdicts_portable(bits, out)
+}
+
+/// [`write_verdicts`] by table lookups (CPUs without AVX-512).
+fn write_verdicts_portable(bits: &RuleBits, out: &mut [StatsVerdict]) {
     for ((chunk, &may), &all) in out.chunks_mut(64).zip(&bits.may).zip(&bits.all) {
         if let Ok(chunk) = <&mut [StatsVerdict; 64]>::try_from(&mut *chunk) {
             for (k, dst) in chunk.chunks_exact_mut(4).enumerate() {
@@ -689,6 +703,33 @@ fn write_verdicts(bits: &RuleBits, out: &mut [StatsVerdict]) {
                 dst.copy_from_slice(&QUADS[quad(may, all, k)][..dst.len()]);
             }
         }
+    }
+}
+
+/// [`write_verdicts`] with AVX-512: a word's 64 verdict bytes as one
+/// vector (1 where may, plus 1 where all too) and one store (masked for
+/// the last, partial word).
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F and BW.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn write_verdicts_avx512(bits: &RuleBits, out: &mut [StatsVerdict]) {
+    use std::arch::x86_64::*;
+    const _: () = assert!(
+        StatsVerdict::MayMatch as u8 == 1 && StatsVerdict::AllMatch as u8 == 2,
+        "verdict bytes are 0, 1 and 2"
+    );
+    let one = _mm512_set1_epi8(1);
+    for ((chunk, &may), &all) in out.chunks_mut(64).zip(&bits.may).zip(&bits.all) {
+        let v = _mm512_maskz_mov_epi8(may, one);
+        let v = _mm512_mask_add_epi8(v, may & all, v, one);
+        let keep = u64::MAX >> (64 - chunk.len());
+        // SAFETY: `chunk` is `keep.count_ones()` (1 to 64) bytes of
+        // `#[repr(u8)]` verdicts, the masked store writes only those, and
+        // each byte is 0, 1 or 2: a `StatsVerdict`.
+        unsafe { _mm512_mask_storeu_epi8(chunk.as_mut_ptr().cast(), keep, v) };
     }
 }
 
@@ -780,6 +821,8 @@ fn evaluate(
                     may[w] &= bits.may[w];
                     all[w] &= bits.all[w];
                 }
+                scratch::recycle(bits.may);
+                scratch::recycle(bits.all);
             }
             for (a, m) in all.iter_mut().zip(&may) {
                 *a &= m;
@@ -801,7 +844,10 @@ fn evaluate(
                     all[w] |= bits.all[w] & undecided[w];
                     undecided[w] &= !all[w];
                 }
+                scratch::recycle(bits.may);
+                scratch::recycle(bits.all);
             }
+            scratch::recycle(undecided);
             Ok(RuleBits { may, all })
         }
     }
@@ -830,5 +876,51 @@ fn leaf_stats(
             Some(f) => Ok(arrays::array_stats(f, column, literals)),
             None => strings::string_stats(function, column, literals, active),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both verdict writers give each container's verdict from its two
+    /// bits, on 0..=200 containers (partial last words), leaving the
+    /// entries past them alone.
+    #[test]
+    fn verdict_writers_match_the_bits() {
+        let mut rng = crate::xorshift::XorShift::new(0x2545_f491_4f6c_dd1d);
+        let mut next = move || rng.next_u64();
+        for n in 0..=200usize {
+            let words = n.div_ceil(64);
+            let may: Vec<u64> = (0..words).map(|_| next()).collect();
+            let all: Vec<u64> = (0..words).map(|_| next()).collect();
+            let bits = RuleBits { may, all };
+            let want: Vec<StatsVerdict> = (0..n)
+                .map(|i| {
+                    let bit = |w: &[u64]| w[i / 64] >> (i % 64) & 1 == 1;
+                    match (bit(&bits.may), bit(&bits.all)) {
+                        (false, _) => StatsVerdict::NoMatch,
+                        (true, false) => StatsVerdict::MayMatch,
+                        (true, true) => StatsVerdict::AllMatch,
+                    }
+                })
+                .collect();
+            let mut out = vec![StatsVerdict::AllMatch; n + 3];
+            write_verdicts(&bits, &mut out[..n]);
+            assert_eq!(&out[..n], want.as_slice(), "n {n}");
+            assert_eq!(&out[n..], [StatsVerdict::AllMatch; 3], "n {n}");
+            let mut out = vec![StatsVerdict::AllMatch; n + 3];
+            write_verdicts_portable(&bits, &mut out[..n]);
+            assert_eq!(&out[..n], want.as_slice(), "portable n {n}");
+            assert_eq!(&out[n..], [StatsVerdict::AllMatch; 3], "n {n}");
+            #[cfg(target_arch = "x86_64")]
+            if bounds::avx512_cut() {
+                let mut out = vec![StatsVerdict::AllMatch; n + 3];
+                // SAFETY: the CPU has AVX-512 F and BW.
+                unsafe { write_verdicts_avx512(&bits, &mut out[..n]) };
+                assert_eq!(&out[..n], want.as_slice(), "avx512 n {n}");
+                assert_eq!(&out[n..], [StatsVerdict::AllMatch; 3], "n {n}");
+            }
+        }
     }
 }
