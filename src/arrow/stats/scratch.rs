@@ -16,6 +16,10 @@ use std::vec::Vec;
 /// once).
 const KEEP: usize = 8;
 
+/// The largest bitmap kept, in words (4 Mi containers, 512 KiB): a thread
+/// keeps at most `KEEP` of them, 4 MiB, whatever the largest test it ran.
+const KEEP_MAX_WORDS: usize = 1 << 16;
+
 std::thread_local! {
     static POOL: RefCell<Vec<Vec<u64>>> = const { RefCell::new(Vec::new()) };
 }
@@ -36,9 +40,10 @@ pub(crate) fn words(n: usize, fill: u64) -> Vec<u64> {
     }
 }
 
-/// Keeps `v` for a later [`words`] (drops it when the pool is full).
+/// Keeps `v` for a later [`words`] (drops it when the pool is full, or
+/// when it holds more than [`KEEP_MAX_WORDS`]).
 pub(crate) fn recycle(v: Vec<u64>) {
-    if v.capacity() == 0 {
+    if v.capacity() == 0 || v.capacity() > KEEP_MAX_WORDS {
         return;
     }
     let _ = POOL.try_with(|pool| {
@@ -70,5 +75,11 @@ mod tests {
         }
         many.into_iter().for_each(recycle);
         assert!(POOL.with(|p| p.borrow().len()) <= KEEP);
+        // A bitmap over the limit is not kept.
+        POOL.with(|p| p.borrow_mut().clear());
+        recycle(std::vec![0u64; KEEP_MAX_WORDS + 1]);
+        assert_eq!(POOL.with(|p| p.borrow().len()), 0);
+        recycle(std::vec![0u64; KEEP_MAX_WORDS]);
+        assert_eq!(POOL.with(|p| p.borrow().len()), 1);
     }
 }
