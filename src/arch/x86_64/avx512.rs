@@ -275,14 +275,27 @@ impl Avx512 {
 /// - `bytes.len() == 8 * out.len()`.
 #[target_feature(enable = "avx512f,avx512bw")]
 unsafe fn pack_avx512(bytes: &[u8], out: &mut [u8]) {
-    let p = bytes.as_ptr().cast::<__m512i>();
-    for (i, dst) in out.chunks_exact_mut(8).enumerate() {
-        // SAFETY: `bytes` holds `64 * (out.len() / 8)` bytes and `i` is
-        // below `out.len() / 8`, so the 64 bytes at `64 * i` are inside it;
-        // `loadu` needs no alignment.
-        let v = unsafe { _mm512_loadu_si512(p.add(i)) };
-        dst.copy_from_slice(&_mm512_test_epi8_mask(v, v).to_le_bytes());
+    for (word, dst) in bytes.chunks_exact(64).zip(out.chunks_exact_mut(8)) {
+        let word: &[u8; 64] = word.try_into().expect("chunks of 64");
+        // SAFETY: the caller's CPU has AVX-512F and BW (this function's
+        // contract).
+        dst.copy_from_slice(&unsafe { pack_word(word) }.to_le_bytes());
     }
+}
+
+/// One word of [`pack_avx512`]: bit `i` is `bytes[i] != 0` (one 64-byte
+/// load and `vptestmb`). Also packs a word's `[bool; 64]` answers in the
+/// statistics kernels.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F and AVX-512BW.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn pack_word(bytes: &[u8; 64]) -> u64 {
+    // SAFETY: `bytes` is 64 bytes; `loadu` needs no alignment.
+    let v = unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) };
+    _mm512_test_epi8_mask(v, v)
 }
 
 #[cfg(test)]

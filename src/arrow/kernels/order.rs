@@ -320,10 +320,10 @@ pub(crate) fn bools<const BW: bool>(b: &[bool; 64]) -> u64 {
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
 unsafe fn bools_avx512(b: &[bool; 64]) -> u64 {
-    use std::arch::x86_64::*;
-    // SAFETY: `b` is 64 bytes.
-    let v = unsafe { _mm512_loadu_si512(b.as_ptr().cast()) };
-    _mm512_test_epi8_mask(v, v)
+    // SAFETY: a `bool` is one byte, 0 or 1, so the 64 bools are 64
+    // initialized bytes; the CPU has AVX-512 F and BW (this function's
+    // contract), what `pack_word` needs.
+    unsafe { crate::arch::x86_64::avx512::pack_word(&*b.as_ptr().cast::<[u8; 64]>()) }
 }
 
 /// Whether the CPU has what [`pack_pairs_avx512`] is compiled for (asked
