@@ -12,14 +12,19 @@
 //!     c_cost
 //!         `time` of each predicate on 4 Ki rows, 5 rounds (what CI runs:
 //!         the C call's bytes are checked equal to Rust's first)
+//!
+//! `C_COST_UNREAD=n` appends `n` Int64 columns the predicates do not read
+//! to the batch (a wide table's batch: what an unread column costs).
 
 use arrow_array::ffi::{to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
-use arrow_array::{RecordBatch, StructArray};
+use arrow_array::{ArrayRef, Int64Array, RecordBatch, StructArray};
+use arrow_schema::{DataType, Field, Schema};
 use bitbytes::arrow::Predicate;
 use bitbytes_capi::{
     bitbytes_predicate_free, bitbytes_predicate_parse, bitbytes_predicate_test, BitbytesPredicate,
 };
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::Instant;
 
 #[path = "../benches/shared/predicate_data.rs"]
@@ -91,7 +96,7 @@ fn run(mode: &str, name: &str, rows: usize, n: usize) {
     let Some((_, json)) = data::predicates().into_iter().find(|(n, _)| *n == name) else {
         panic!("unknown predicate {name}");
     };
-    let batch = data::batch(rows);
+    let batch = with_unread_columns(data::batch(rows));
     let (array, schema) = to_ffi(&StructArray::from(batch.clone()).into()).unwrap();
     let rust = Predicate::from_paimon_json(&json, &batch.schema()).unwrap();
     let mut handle = std::ptr::null_mut();
@@ -145,4 +150,24 @@ fn run(mode: &str, name: &str, rows: usize, n: usize) {
     }
     // SAFETY: freed once.
     unsafe { bitbytes_predicate_free(case.handle) };
+}
+
+/// `batch` with the `C_COST_UNREAD` columns `u0`, `u1`, ... appended.
+fn with_unread_columns(batch: RecordBatch) -> RecordBatch {
+    let n: usize = std::env::var("C_COST_UNREAD")
+        .ok()
+        .map(|v| v.parse().expect("C_COST_UNREAD is a number"))
+        .unwrap_or(0);
+    let column: ArrayRef = Arc::new(Int64Array::from_iter_values(0..batch.num_rows() as i64));
+    let mut fields: Vec<_> = batch.schema().fields().iter().cloned().collect();
+    let mut columns = batch.columns().to_vec();
+    for i in 0..n {
+        fields.push(Arc::new(Field::new(
+            format!("u{i}"),
+            DataType::Int64,
+            false,
+        )));
+        columns.push(column.clone());
+    }
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).unwrap()
 }

@@ -358,8 +358,9 @@ int bitbytes_unpack_arrow(const struct ArrowArray *array,
  * offsets out of order or past the data, invalid UTF-8, dictionary keys out
  * of range, children too short, a null_count contradicting the validity
  * bitmap (every column the predicate reads is validated in full on every
- * call; the columns it does not read are not imported, and their schemas
- * are checked for structure only).
+ * call; the columns it does not read are not imported, and of their
+ * schemas only the release pointer and the name are read, while looking
+ * for the read columns by name).
  *
  * Errors: a negative BITBYTES_ERR_* code; nothing is written to any output
  * (out, *out, *count); bitbytes_last_error() then returns a message for this

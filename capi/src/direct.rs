@@ -164,12 +164,36 @@ unsafe fn primitive<T: ArrowPrimitiveType>(
     let values = unsafe { borrowed(ptr, bytes, owner) }?;
     let values = ScalarBuffer::<T::Native>::new(values, offset, length);
     let array = PrimitiveArray::<T>::try_new(values, nulls).ok()?;
-    if *data_type == T::DATA_TYPE {
+    if !has_parameters(data_type) {
+        // `T` is `data_type`'s primitive type (the dispatch of `import`),
+        // and a type without parameters is its `T::DATA_TYPE`: the array's
+        // type already (checked without making and dropping a `DataType`).
         return Some(array);
     }
     // `T` matches `data_type` (the dispatch of `import`), so this keeps the
     // time zone, precision and scale and cannot fail.
     PrimitiveArray::<T>::is_compatible(data_type).then(|| array.with_data_type(data_type.clone()))
+}
+
+/// Whether a primitive type carries parameters (a unit, time zone,
+/// precision or scale) beside its kind.
+fn has_parameters(data_type: &DataType) -> bool {
+    !matches!(
+        data_type,
+        DataType::Int8
+            | DataType::Int16
+            | DataType::Int32
+            | DataType::Int64
+            | DataType::UInt8
+            | DataType::UInt16
+            | DataType::UInt32
+            | DataType::UInt64
+            | DataType::Float16
+            | DataType::Float32
+            | DataType::Float64
+            | DataType::Date32
+            | DataType::Date64
+    )
 }
 
 /// A Utf8 / LargeUtf8 / Binary / LargeBinary column (see [`import`]).

@@ -18,7 +18,7 @@ use crate::status::Status;
 use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::{make_array, new_empty_array, ArrayRef};
 use arrow_schema::DataType;
-use core::ffi::{c_char, CStr};
+use core::ffi::c_char;
 use core::fmt::{self, Display};
 use std::format;
 use std::string::{String, ToString};
@@ -112,18 +112,29 @@ unsafe fn utf8<'a>(
     })
 }
 
-/// The name of a schema (`""` when NULL).
+/// Whether the C string at `ptr` (NULL reads as `""`) is `bytes`: a byte
+/// loop that stops at the first difference, where `CStr::from_ptr` and a
+/// slice compare would call `strlen` and `memcmp` (names and formats are a
+/// few bytes, and the predicate calls compare them on every call).
 ///
 /// # Safety
 ///
-/// As [`check_schema`].
-pub(crate) unsafe fn schema_name(schema: &ArrowSchema) -> &[u8] {
-    if schema.name.is_null() {
-        return b"";
+/// `ptr` is NULL or NUL-terminated.
+pub(crate) unsafe fn c_str_is(ptr: *const c_char, bytes: &[u8]) -> bool {
+    if ptr.is_null() {
+        return bytes.is_empty();
     }
-    // SAFETY: a non-NULL name is NUL-terminated (checked UTF-8 by
-    // `check_schema`, which the caller ran).
-    unsafe { CStr::from_ptr(schema.name) }.to_bytes()
+    for (i, &b) in bytes.iter().enumerate() {
+        // SAFETY: bytes `0..i` of the string were equal to `bytes[..i]`,
+        // none of them NUL (`bytes` holds no NUL where it matched a string
+        // byte that is not the end), so byte `i` is still inside the string
+        // or its terminator.
+        if unsafe { *ptr.cast::<u8>().add(i) } != b || b == 0 {
+            return false;
+        }
+    }
+    // SAFETY: as above, byte `bytes.len()` is inside the string or its NUL.
+    unsafe { *ptr.cast::<u8>().add(bytes.len()) == 0 }
 }
 
 /// The children of a checked schema.
@@ -161,10 +172,13 @@ pub(crate) unsafe fn schema_type(
     DataType::try_from(ffi).map_err(|e| fail(Status::ArrowStructure, format!("{path}: {e}")))
 }
 
-/// Checks a whole schema tree as [`schema_type`] does, and that it is a
-/// struct (format `"+s"`), without converting it: no field, name or
-/// metadata is built. The predicate's calls convert only the children they
-/// read ([`checked_schema_type`]).
+/// Checks the top of a struct schema (format `"+s"`) without converting
+/// anything: live, its format and name, `n_children` non-NULL child
+/// pointers. The children are the caller's: [`find_child`] looks for a
+/// column by name (reading only the release pointer and the name of the
+/// children it passes), and [`check_child_schema`] checks the one found in
+/// full. A column the predicate does not read is thus never looked at
+/// beyond its name, whatever the width of the schema.
 ///
 /// # Safety
 ///
@@ -173,20 +187,64 @@ pub(crate) unsafe fn check_struct_schema(
     schema: &ArrowSchema,
     path: &dyn Display,
 ) -> Result<(), Failure> {
+    let bad = |detail: String| Err(fail(Status::ArrowStructure, format!("{path}: {detail}")));
     // SAFETY: forwarded.
-    unsafe { check_schema(schema, path, 0) }?;
-    // SAFETY: `check_schema` saw a non-NULL, UTF-8, NUL-terminated format.
-    let format = unsafe { CStr::from_ptr(schema.format) }.to_bytes();
-    if format != b"+s" {
-        return Err(fail(
-            Status::ArrowStructure,
-            format!(
-                "{path}: a struct schema (format \"+s\") is needed, got format \"{}\"",
-                String::from_utf8_lossy(format)
-            ),
+    let format = unsafe { check_node(schema, path) }?;
+    if format != "+s" {
+        return bad(format!(
+            "a struct schema (format \"+s\") is needed, got format \"{format}\""
         ));
     }
+    for i in 0..schema.n_children as usize {
+        // SAFETY: `children` holds `n_children` pointers.
+        if unsafe { *schema.children.add(i) }.is_null() {
+            return bad(format!("child {i} is NULL"));
+        }
+    }
     Ok(())
+}
+
+/// The index of the child of `schema` named `name`, if any. A released
+/// child passed on the way is an error (its name cannot be read).
+///
+/// # Safety
+///
+/// `schema` passed [`check_struct_schema`].
+pub(crate) unsafe fn find_child(
+    schema: &ArrowSchema,
+    name: &str,
+    path: &dyn Display,
+) -> Result<Option<usize>, Failure> {
+    for i in 0..schema.n_children as usize {
+        // SAFETY: `check_struct_schema` saw `children` holding
+        // `n_children` non-NULL pointers, each to a schema of the export.
+        let child = unsafe { &**schema.children.add(i) };
+        if child.release.is_none() {
+            return Err(fail(
+                Status::ArrowReleased,
+                format!("{path}.child {i}: the ArrowSchema is released (release is NULL)"),
+            ));
+        }
+        // SAFETY: a live schema's name is NULL or NUL-terminated.
+        if unsafe { c_str_is(child.name, name.as_bytes()) } {
+            return Ok(Some(i));
+        }
+    }
+    Ok(None)
+}
+
+/// Checks child `index` of a struct schema in full, as [`schema_type`]
+/// does, without converting it.
+///
+/// # Safety
+///
+/// `child` is a child of a schema that passed [`check_struct_schema`].
+pub(crate) unsafe fn check_child_schema(
+    child: &ArrowSchema,
+    path: &dyn Display,
+) -> Result<(), Failure> {
+    // SAFETY: forwarded.
+    unsafe { check_schema(child, path, 1) }
 }
 
 /// The type of a schema that passed [`check_schema`] (through
@@ -219,20 +277,15 @@ pub(crate) unsafe fn schema_metadata(
         .map_err(|e| fail(Status::ArrowStructure, format!("{path}: metadata: {e}")))
 }
 
-/// See [`schema_type`].
+/// One schema node, not its children: live, a non-NULL UTF-8 format (which
+/// it returns), a NULL or UTF-8 name, `n_children >= 0` with a non-NULL
+/// `children` when positive.
 ///
 /// # Safety
 ///
 /// As [`schema_type`].
-unsafe fn check_schema(
-    schema: &ArrowSchema,
-    path: &dyn Display,
-    depth: usize,
-) -> Result<(), Failure> {
+unsafe fn check_node<'a>(schema: &'a ArrowSchema, path: &dyn Display) -> Result<&'a str, Failure> {
     let bad = |detail: String| Err(fail(Status::ArrowStructure, format!("{path}: {detail}")));
-    if depth > MAX_DEPTH {
-        return bad(format!("nested deeper than {MAX_DEPTH} levels"));
-    }
     if schema.release.is_none() {
         return Err(fail(
             Status::ArrowReleased,
@@ -252,6 +305,26 @@ unsafe fn check_schema(
             schema.children
         ));
     }
+    Ok(format)
+}
+
+/// See [`schema_type`].
+///
+/// # Safety
+///
+/// As [`schema_type`].
+unsafe fn check_schema(
+    schema: &ArrowSchema,
+    path: &dyn Display,
+    depth: usize,
+) -> Result<(), Failure> {
+    let bad = |detail: String| Err(fail(Status::ArrowStructure, format!("{path}: {detail}")));
+    if depth > MAX_DEPTH {
+        return bad(format!("nested deeper than {MAX_DEPTH} levels"));
+    }
+    // SAFETY: forwarded.
+    let format = unsafe { check_node(schema, path) }?;
+    let n = schema.n_children;
     let needed = match format {
         "+r" => 2,
         f if f.starts_with("+l")

@@ -11,8 +11,9 @@
 use crate::arrow::{ArrowArray, ArrowSchema};
 use crate::ffi::{guard, input, output, output_ref, set_last_error};
 use crate::import::{
-    check_array, check_no_null_rows, check_struct_schema, checked_schema_type, fail, import,
-    offset_length, schema_children, schema_metadata, schema_name, schema_type, Failure, Path,
+    c_str_is, check_array, check_child_schema, check_no_null_rows, check_struct_schema,
+    checked_schema_type, fail, find_child, import, offset_length, schema_children, schema_metadata,
+    schema_type, Failure, Path,
 };
 use crate::status::Status;
 use arrow_array::cast::AsArray;
@@ -249,9 +250,9 @@ unsafe fn import_batch(
     batch: &ArrowArray,
     schema: &ArrowSchema,
 ) -> Result<RecordBatch, Failure> {
-    // Checks the whole schema tree (released structs, NULL or non-UTF-8
-    // strings, children) and that it is a struct, without converting it:
-    // only the columns the predicate reads get a type, below.
+    // Checks the top of the schema (a live struct with non-NULL children);
+    // of the children, only those the predicate reads are checked in full
+    // and get a type, below: the others are passed by name.
     // SAFETY: forwarded.
     unsafe { check_struct_schema(schema, &"schema") }?;
     let n_fields = schema.n_children as usize;
@@ -265,27 +266,25 @@ unsafe fn import_batch(
     let mut same_types = true;
     let owner = crate::direct::owner();
     for ((name, want), format) in p.columns.iter().zip(&p.formats) {
-        // SAFETY: `schema` passed `check_schema` through
-        // `check_struct_schema`.
-        let index = unsafe { schema_children(schema) }
-            .position(|child| {
-                // SAFETY: as above.
-                let child_name = unsafe { schema_name(child) };
-                child_name == name.as_bytes()
-            })
-            .ok_or_else(|| {
-                fail(
-                    Status::SchemaMismatch,
-                    format!("the predicate reads field `{name}`, which the batch's schema does not have"),
-                )
-            })?;
-        // SAFETY: `check_schema` saw `children` holding `n_children`
-        // non-NULL pointers, each a checked schema.
+        // SAFETY: `schema` passed `check_struct_schema`.
+        let index = unsafe { find_child(schema, name, &"schema") }?.ok_or_else(|| {
+            fail(
+                Status::SchemaMismatch,
+                format!(
+                    "the predicate reads field `{name}`, which the batch's schema does not have"
+                ),
+            )
+        })?;
+        // SAFETY: `check_struct_schema` saw `children` holding
+        // `n_children` non-NULL pointers.
         let child_schema = unsafe { &**schema.children.add(index) };
+        // SAFETY: a child of the export (the caller's contract).
+        unsafe { check_child_schema(child_schema, &Path::Child(&"schema", index)) }?;
         // SAFETY: a checked schema's format is non-NULL, NUL-terminated.
-        let child_format = unsafe { CStr::from_ptr(child_schema.format) }.to_bytes();
+        let same_format = |f: &[u8]| unsafe { c_str_is(child_schema.format, f) };
         let converted;
-        let got = if child_schema.dictionary.is_null() && format.as_deref() == Some(child_format) {
+        let got = if child_schema.dictionary.is_null() && format.as_deref().is_some_and(same_format)
+        {
             // The format string of a type that is neither nested nor a
             // dictionary names it whole: the parse-time type.
             want
@@ -295,13 +294,14 @@ unsafe fn import_batch(
                 unsafe { checked_schema_type(child_schema, &Path::Child(&"schema", index)) }?;
             &converted
         };
-        if value_type(got) != value_type(want) {
+        let same = core::ptr::eq(got, want) || got == want;
+        if !same && value_type(got) != value_type(want) {
             return Err(fail(
                 Status::SchemaMismatch,
                 format!("field `{name}` has type {got} in the batch, {want} in the schema the predicate was parsed against"),
             ));
         }
-        same_types &= got == want;
+        same_types &= same;
         let path = Path::Column(name);
         // SAFETY: `check_shallow_struct` saw `children` holding
         // `n_children` non-NULL pointers.
@@ -994,6 +994,90 @@ mod tests {
         let (rc, msg) = run(base, null());
         assert_eq!(rc, Status::NullArgument.code());
         assert!(msg.contains("schema is NULL"), "{msg}");
+        // SAFETY: freed once.
+        unsafe { bitbytes_predicate_free(p) };
+    }
+
+    /// Of the batch schema's children, those the predicate does not read are
+    /// looked at only by name (a broken one is no error); one passed on the
+    /// way to a read column must be live; a read one is checked in full.
+    #[test]
+    fn unread_schemas_are_passed_by_name_only() {
+        let b = batch();
+        let (array, schema) = export(&b);
+        let p = parse(&leaf(2, "s", "STRING", "STARTS_WITH", r#""ab""#), &schema).unwrap();
+        let mut want = [0u8; 40];
+        // SAFETY: live structs and 40 writable bytes.
+        let rc = unsafe {
+            bitbytes_predicate_test(p, c_array(&array), c_schema(&schema), want.as_mut_ptr(), 40)
+        };
+        assert_eq!(rc, 0);
+        // SAFETY: the exported schema as the C layout (same repr(C) struct).
+        let base = unsafe { &*c_schema(&schema) };
+        let child = |i: usize| {
+            // SAFETY: the export has 4 children.
+            ArrowSchema {
+                ..*unsafe { &**base.children.add(i) }
+            }
+        };
+        let run = |kids: &mut [ArrowSchema; 4]| {
+            let mut ptrs: Vec<*mut ArrowSchema> = kids.iter_mut().map(|k| k as *mut _).collect();
+            let top = ArrowSchema {
+                children: ptrs.as_mut_ptr(),
+                ..*base
+            };
+            let mut out = [7u8; 40];
+            // SAFETY: live structs (possibly broken: that is the test).
+            let rc =
+                unsafe { bitbytes_predicate_test(p, c_array(&array), &top, out.as_mut_ptr(), 40) };
+            (rc, out, last_error())
+        };
+        let fresh = || [child(0), child(1), child(2), child(3)];
+
+        // Unread children with a NULL format, a non-UTF-8 name, a negative
+        // n_children, or released after the read column: not looked at.
+        let mut kids = fresh();
+        kids[0].format = null();
+        kids[1].name = c"\xff".as_ptr();
+        kids[1].n_children = -3;
+        kids[3].release = None;
+        let (rc, out, msg) = run(&mut kids);
+        assert_eq!(rc, 0, "{msg}");
+        assert_eq!(out, want);
+
+        // A released child before the read one: its name cannot be read.
+        let mut kids = fresh();
+        kids[1].release = None;
+        let (rc, out, msg) = run(&mut kids);
+        assert_eq!(rc, Status::ArrowReleased.code(), "{msg}");
+        assert!(
+            msg.contains("schema.child 1") && msg.contains("released"),
+            "{msg}"
+        );
+        assert_eq!(out, [7; 40]);
+
+        // The read child is checked in full.
+        let mut kids = fresh();
+        kids[2].format = null();
+        let (rc, out, msg) = run(&mut kids);
+        assert_eq!(rc, Status::ArrowStructure.code(), "{msg}");
+        assert!(
+            msg.contains("schema.child 2") && msg.contains("format is NULL"),
+            "{msg}"
+        );
+        assert_eq!(out, [7; 40]);
+        let mut kids = fresh();
+        kids[2].n_children = -1;
+        let (rc, _, msg) = run(&mut kids);
+        assert_eq!(rc, Status::ArrowStructure.code(), "{msg}");
+        assert!(msg.contains("n_children is -1"), "{msg}");
+
+        // A column the schema does not have, by name.
+        let mut kids = fresh();
+        kids[2].name = c"t".as_ptr();
+        let (rc, _, msg) = run(&mut kids);
+        assert_eq!(rc, Status::SchemaMismatch.code(), "{msg}");
+        assert!(msg.contains("field `s`"), "{msg}");
         // SAFETY: freed once.
         unsafe { bitbytes_predicate_free(p) };
     }
