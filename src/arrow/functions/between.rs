@@ -62,7 +62,7 @@ where
                 ))
             })
     };
-    Ok(order::between(
+    Ok(order::between_dispatch(
         values.values(),
         bound(lower)?,
         bound(upper)?,

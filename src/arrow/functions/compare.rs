@@ -1,26 +1,32 @@
 //! Comparisons of a column against one literal: Paimon's
 //! `NullFalseLeafBinaryFunction` (`Equal`, `NotEqual`, `LessThan`, ...).
 //!
-//! The arrow-ord kernel compares the column with `literals[0]` as a
-//! [`Scalar`] and returns a bitmap; [`unpack_bits`] spreads it to bytes with
-//! the column's nulls as `0`. String `=` and `<>` run the crate's own
-//! kernel ([`string_kernels`](super::string_kernels)) instead. Floats are
-//! the other exception: arrow-ord orders them
-//! by the IEEE totalOrder, Paimon by Java's `Double.compare` (every NaN one
-//! value above `+inf`), so float columns (and dictionaries and run-end
-//! encodings of them) use the one-pass key kernel of [`order`](super::order).
+//! Primitive columns (and dictionaries and run-end encodings of them) are
+//! compared by the crate's one-pass kernel of [`order`](super::order), built
+//! for the CPU's vectors (AVX-512 or AVX2, chosen at run time; integers go
+//! to arrow-ord's kernel on a CPU with neither), into a bitmap; [`unpack_bits`] spreads it to bytes with the column's nulls as
+//! `0`. The kernel compares in Java's order: floats as Paimon does with
+//! `Double.compare` (every NaN one value above `+inf`, where arrow-ord uses
+//! the IEEE totalOrder), every other type in its native order (arrow-ord's
+//! too). String `=` and `<>` run the crate's string kernel
+//! ([`string_kernels`](super::string_kernels)); other types (strings'
+//! order, binary, booleans) compare with arrow-ord's kernel and the literal
+//! as a [`Scalar`].
 
 use super::boolean::unpack_bits;
 use super::literals::{check, invalid};
 use super::logical::per_value;
+use super::order::JavaOrd;
 use super::order::Ordinal;
 use super::stats::{Fuse, OrderRule, RuleBits, StatsColumn};
 use super::string_kernels::{string_match, StringMatch};
 use super::strings::{is_string, string_literal};
 use super::{order, LeafFunction};
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Float16Type, Float32Type, Float64Type};
-use arrow_array::{Array, ArrayRef, BooleanArray, Datum, Scalar};
+use arrow_array::{
+    downcast_primitive_array, Array, ArrayRef, ArrowPrimitiveType, BooleanArray, Datum,
+    PrimitiveArray, Scalar,
+};
 use arrow_buffer::BooleanBuffer;
 use arrow_ord::cmp;
 use arrow_schema::{ArrowError, DataType};
@@ -186,14 +192,22 @@ pub(crate) fn compare_bits(
             return Ok(if op == CompareOp::Equal { bits } else { !&bits });
         }
     }
-    if is_float(value_type) {
-        return per_value(column, &mut |values| {
-            float_compare(values, op, literal.as_ref())
-        });
-    }
     // Dictionaries and run-end encodings are unwrapped here, not by arrow-ord:
     // the same mapping as every other kernel, and arrow-ord 60.1 overflows
     // (a panic in debug builds) expanding some sliced run-end encoded columns.
+    if is_float(value_type) || (value_type.is_primitive() && order::vector_builds()) {
+        // Floats always (Java's order: every NaN one value above +inf);
+        // other primitive columns when the CPU has a vector build (their
+        // native order, arrow-ord's too): the crate's one-pass kernel.
+        return per_value(column, &mut |values| {
+            downcast_primitive_array!(
+                values => primitive_compare(values, op, literal.as_ref()),
+                t => Err(ArrowError::InvalidArgumentError(std::format!(
+                    "not a primitive column: {t}"
+                )))
+            )
+        });
+    }
     per_value(column, &mut |values| {
         Ok(op.kernel(values, &Scalar::new(literal))?.values().clone())
     })
@@ -204,38 +218,30 @@ pub(crate) fn is_float(t: &DataType) -> bool {
     matches!(t, DataType::Float16 | DataType::Float32 | DataType::Float64)
 }
 
-/// The Java-order comparison of a flat float array with `literal[0]`.
-fn float_compare(
-    values: &dyn Array,
+/// `values <op> literal[0]` for a flat primitive array, in Java's order.
+fn primitive_compare<T: ArrowPrimitiveType>(
+    values: &PrimitiveArray<T>,
     op: CompareOp,
     literal: &dyn Array,
-) -> Result<BooleanBuffer, ArrowError> {
-    let mismatch = || {
-        ArrowError::InvalidArgumentError(std::format!(
-            "literal type {} does not match column value type {}",
-            literal.data_type(),
-            values.data_type()
-        ))
-    };
-    macro_rules! float {
-        ($t:ty) => {{
-            let literal = literal.as_primitive_opt::<$t>().ok_or_else(mismatch)?;
-            if literal.is_empty() {
-                return Err(mismatch());
-            }
-            order::compare(values.as_primitive::<$t>().values(), op, literal.value(0))
-        }};
-    }
-    Ok(match values.data_type() {
-        DataType::Float16 => float!(Float16Type),
-        DataType::Float32 => float!(Float32Type),
-        DataType::Float64 => float!(Float64Type),
-        t => {
-            return Err(ArrowError::InvalidArgumentError(std::format!(
-                "not a float column: {t}"
-            )))
-        }
-    })
+) -> Result<BooleanBuffer, ArrowError>
+where
+    T::Native: JavaOrd + PartialOrd,
+{
+    let literal = literal
+        .as_primitive_opt::<T>()
+        .filter(|l| !l.is_empty())
+        .ok_or_else(|| {
+            ArrowError::InvalidArgumentError(std::format!(
+                "literal type {} does not match column value type {}",
+                literal.data_type(),
+                values.data_type()
+            ))
+        })?;
+    Ok(order::compare_dispatch(
+        values.values(),
+        op,
+        literal.value(0),
+    ))
 }
 
 /// The statistics rule of a comparison (Paimon Java's
