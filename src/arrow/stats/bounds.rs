@@ -499,7 +499,13 @@ fn cut_words<T: ByteArrayType, const SIMD: bool, const VBMI: bool>(
             // `cut_words_vbmi`, whose callers checked the CPU has AVX-512 F
             // and BW, and `VBMI` only inside `cut_words_vbmi`, whose caller
             // checked VBMI too.
-            return unsafe { cut_keys_avx512::<_, VBMI>(offs, val, len, out) };
+            return unsafe {
+                if VBMI {
+                    cut_keys_vbmi(offs, val, len, out)
+                } else {
+                    cut_keys_avx512(offs, val, len, out)
+                }
+            };
         }
         cut_keys_word(offs, val, len, out)
     };
@@ -593,6 +599,48 @@ fn cut_keys_word<O: ArrowNativeType>(
     true
 }
 
+/// Defines `$name`: [`cut_keys_body`] compiled with `$features`.
+macro_rules! cut_keys_for {
+    ($(#[$doc:meta])* $name:ident, $features:literal, $vbmi:literal) => {
+        $(#[$doc])*
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        #[inline]
+        unsafe fn $name<O: ArrowNativeType>(
+            offs: &[O; 65],
+            values: &[u8],
+            len: usize,
+            out: &mut [u64; 64],
+        ) -> bool {
+            // SAFETY: the caller checked the CPU has `$features`.
+            unsafe { cut_keys_body::<O, $vbmi>(offs, values, len, out) }
+        }
+    };
+}
+
+cut_keys_for!(
+    /// [`cut_keys_body`] without VBMI (gathers).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F and BW.
+    cut_keys_avx512,
+    "avx512f,avx512bw",
+    false
+);
+
+cut_keys_for!(
+    /// [`cut_keys_body`] with VBMI (byte permutes where the strings are
+    /// close).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F, BW and VBMI.
+    cut_keys_vbmi,
+    "avx512f,avx512bw,avx512vbmi",
+    true
+);
+
 /// [`cut_keys_word`] with AVX-512, eight strings a step: the offsets
 /// widened to `u64`, the starts clamped to the last offset, the eight
 /// 8-byte loads as one gather, byte-reversed (big-endian), masked to the
@@ -602,14 +650,15 @@ fn cut_keys_word<O: ArrowNativeType>(
 /// one's start (and 128 bytes readable from there) take their eight bytes
 /// from two 64-byte loads by one byte permute (`vpermt2b`, big-endian at
 /// once) instead of a gather; others are gathered. Inlined into
-/// [`cut_words_avx512`] and [`cut_words_vbmi`], which enable the features.
+/// [`cut_keys_avx512`] and [`cut_keys_vbmi`], which enable the features
+/// (a closure inside a function with target features does not get them).
 ///
 /// # Safety
 ///
 /// The CPU must have AVX-512 F and BW, and with `VBMI` VBMI.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn cut_keys_avx512<O: ArrowNativeType, const VBMI: bool>(
+unsafe fn cut_keys_body<O: ArrowNativeType, const VBMI: bool>(
     offs: &[O; 65],
     values: &[u8],
     len: usize,
@@ -877,18 +926,10 @@ mod tests {
                         // where `permute` is set.
                         let ok = unsafe {
                             match (permute, wide) {
-                                (false, false) => {
-                                    cut_keys_avx512::<_, false>(&o32, &values, len, &mut got)
-                                }
-                                (false, true) => {
-                                    cut_keys_avx512::<_, false>(&o64, &values, len, &mut got)
-                                }
-                                (true, false) => {
-                                    cut_keys_avx512::<_, true>(&o32, &values, len, &mut got)
-                                }
-                                (true, true) => {
-                                    cut_keys_avx512::<_, true>(&o64, &values, len, &mut got)
-                                }
+                                (false, false) => cut_keys_avx512(&o32, &values, len, &mut got),
+                                (false, true) => cut_keys_avx512(&o64, &values, len, &mut got),
+                                (true, false) => cut_keys_vbmi(&o32, &values, len, &mut got),
+                                (true, true) => cut_keys_vbmi(&o64, &values, len, &mut got),
                             }
                         };
                         assert_eq!(ok, fits);
