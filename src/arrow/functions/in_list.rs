@@ -392,34 +392,42 @@ impl OneTable {
         let shift = (u64::BITS - ((hi - lo) / buckets as u64).leading_zeros()).min(63);
         let bucket = |k: u64| ((k - lo) >> shift) as usize;
         let count = bucket(hi) + 1;
+        // One pass over the keys: each bucket's first key (as an offset)
+        // in the low half, the high half set where it holds several, and
+        // the "key near" bits.
         let mut entries = vec![NONE32 | NONE32 << 32; count + 1];
-        let mut after = NONE32;
-        let mut end = keys.len();
-        let mut over = 0;
-        for b in (0..count).rev() {
-            let start = keys[..end].partition_point(|&k| bucket(k) < b);
-            let low = match &keys[start..end] {
-                [] => after,
-                [k] => k - lo,
-                _ => {
-                    over += 1;
-                    OVER
-                }
-            };
-            entries[b] = low | after << 32;
-            if start < end {
-                after = keys[start] - lo;
-            }
-            end = start;
-        }
         let mut near = [0u64; ONE_BUCKETS / 64];
+        let mut over = 0;
         for &k in keys {
             let b = bucket(k);
+            if entries[b] & NONE32 == NONE32 {
+                entries[b] = k - lo;
+            } else if entries[b] >> 32 == 0 {
+                entries[b] |= 1 << 32;
+                over += 1;
+            }
             for d in b.saturating_sub(NEAR)..=b {
                 near[d / 64] |= 1 << (d % 64);
             }
         }
-        (over * 64 <= count).then(|| OneTable {
+        if over * 64 > count {
+            return None;
+        }
+        // From the last bucket down: the first key after each bucket.
+        let mut after = NONE32;
+        for entry in entries[..count].iter_mut().rev() {
+            let (first, several) = (*entry & NONE32, *entry >> 32 != 0);
+            let low = match (first == NONE32, several) {
+                (true, _) => after,
+                (false, false) => first,
+                (false, true) => OVER,
+            };
+            *entry = low | after << 32;
+            if first != NONE32 {
+                after = first;
+            }
+        }
+        Some(OneTable {
             near,
             entries,
             shift,
