@@ -335,6 +335,125 @@ struct RankTable {
     /// for "no key"), two to a `u64`, so [`word_avx512`] gathers a bucket in
     /// two loads, not four.
     packed: Option<Vec<[u64; 2]>>,
+    /// Where the keys fit one (then `slots` is empty and `packed` `None`):
+    /// a finer table read by one 8-byte load per container ([`OneTable`]).
+    one: Option<OneTable>,
+}
+
+/// Buckets of at most one key each: per bucket one `u64`, its key (or,
+/// for an empty bucket, the first key after it) in the low half and the
+/// first key after the bucket in the high half, both as `u32` offsets from
+/// the least key ([`NONE32`] for "no key"); a bucket of two or more keys
+/// holds [`OVER`] in its low half and its containers search the keys. The
+/// first key at least `x` is then the low half if it is at least `x`, else
+/// the high half: one load and one compare ([`word_one_avx512`] gathers
+/// eight buckets at once).
+struct OneTable {
+    /// Per bucket, then one more bucket for `x` above every key.
+    entries: Vec<u64>,
+    shift: u32,
+    /// The sorted keys, searched for `x` in a bucket of several.
+    keys: Vec<u64>,
+    /// Bit `b` set when a key lies in buckets `b..=b + NEAR` (buckets
+    /// from 2047 on read bit 2047): a container whose buckets span at most
+    /// `NEAR` and whose first bucket's bit is clear holds no key, and
+    /// [`word_one_avx512`] fetches no bucket for it.
+    near: [u64; ONE_BUCKETS / 64],
+}
+
+/// How many buckets after its first a container may span and still be
+/// decided by [`OneTable::near`].
+const NEAR: usize = 3;
+
+/// "No key" in a [`OneTable`] half.
+const NONE32: u64 = u32::MAX as u64;
+
+/// A [`OneTable`] bucket of more than one key.
+const OVER: u64 = NONE32 - 1;
+
+/// Buckets of a [`OneTable`] per key (so that few buckets hold two), at
+/// most [`ONE_BUCKETS`].
+const ONE_PER_KEY: usize = 16;
+
+/// The most buckets of a [`OneTable`] (16 KiB, to stay in the L1 cache).
+const ONE_BUCKETS: usize = 1 << 11;
+
+impl OneTable {
+    /// From sorted distinct `keys`, `hi - lo < OVER`; `None` when more than
+    /// one bucket in 64 holds several keys.
+    fn new(keys: &[u64]) -> Option<OneTable> {
+        let (lo, hi) = (*keys.first()?, *keys.last()?);
+        if hi - lo >= OVER {
+            return None;
+        }
+        let buckets = (keys.len() * ONE_PER_KEY)
+            .next_power_of_two()
+            .clamp(64, ONE_BUCKETS);
+        let shift = (u64::BITS - ((hi - lo) / buckets as u64).leading_zeros()).min(63);
+        let bucket = |k: u64| ((k - lo) >> shift) as usize;
+        let count = bucket(hi) + 1;
+        // One pass over the keys: each bucket's first key (as an offset)
+        // in the low half, the high half set where it holds several, and
+        // the "key near" bits.
+        let mut entries = vec![NONE32 | NONE32 << 32; count + 1];
+        let mut near = [0u64; ONE_BUCKETS / 64];
+        let mut over = 0;
+        for &k in keys {
+            let b = bucket(k);
+            if entries[b] & NONE32 == NONE32 {
+                entries[b] = k - lo;
+            } else if entries[b] >> 32 == 0 {
+                entries[b] |= 1 << 32;
+                over += 1;
+            }
+            for d in b.saturating_sub(NEAR)..=b {
+                near[d / 64] |= 1 << (d % 64);
+            }
+        }
+        if over * 64 > count {
+            return None;
+        }
+        // From the last bucket down: the first key after each bucket.
+        let mut after = NONE32;
+        for entry in entries[..count].iter_mut().rev() {
+            let (first, several) = (*entry & NONE32, *entry >> 32 != 0);
+            let low = match (first == NONE32, several) {
+                (true, _) => after,
+                (false, false) => first,
+                (false, true) => OVER,
+            };
+            *entry = low | after << 32;
+            if first != NONE32 {
+                after = first;
+            }
+        }
+        Some(OneTable {
+            near,
+            entries,
+            shift,
+            keys: keys.to_vec(),
+        })
+    }
+
+    /// The first key at least `x`, if any.
+    #[inline(always)]
+    fn first_at_least(&self, x: u64) -> Option<u64> {
+        let lo = self.keys.first().copied().unwrap_or(0);
+        let rel = x.saturating_sub(lo);
+        let last = self.entries.len() - 1;
+        let e = self.entries[((rel >> self.shift) as usize).min(last)];
+        let low = e & NONE32;
+        if low == OVER {
+            return self
+                .keys
+                .get(self.keys.partition_point(|&k| k < x))
+                .copied();
+        }
+        // Offsets of keys are below `OVER`: a `rel` clamped to `NONE32` is
+        // above every key.
+        let first = if low >= rel.min(NONE32) { low } else { e >> 32 };
+        (first != NONE32).then(|| lo + first)
+    }
 }
 
 /// Slots per bucket: up to three keys and the next bucket's first key.
@@ -345,9 +464,26 @@ const SLOTS: usize = 4;
 const MAX_BUCKETS: usize = 1 << 15;
 
 impl RankTable {
+    /// A [`OneTable`] where the keys fit one, else [`slotted`](RankTable::slotted).
+    fn new(keys: &[u64]) -> Option<RankTable> {
+        let (lo, hi) = (*keys.first()?, *keys.last()?);
+        match OneTable::new(keys) {
+            Some(one) => Some(RankTable {
+                slots: Vec::new(),
+                lo,
+                shift: 0,
+                max_is_key: hi == u64::MAX,
+                avx512: avx512(),
+                packed: None,
+                one: Some(one),
+            }),
+            None => RankTable::slotted(keys),
+        }
+    }
+
     /// From two buckets a key, doubling until no bucket holds more than
     /// `SLOTS - 1` keys; `None` past [`MAX_BUCKETS`].
-    fn new(keys: &[u64]) -> Option<RankTable> {
+    fn slotted(keys: &[u64]) -> Option<RankTable> {
         let (lo, hi) = (*keys.first()?, *keys.last()?);
         let mut buckets = (keys.len() * 2).next_power_of_two().max(64);
         while buckets <= MAX_BUCKETS {
@@ -390,6 +526,7 @@ impl RankTable {
                         .collect()
                 });
                 return Some(RankTable {
+                    one: None,
                     packed,
                     slots,
                     lo,
@@ -406,6 +543,9 @@ impl RankTable {
     /// The first key at least `x`, if any.
     #[inline(always)]
     fn first_at_least(&self, x: u64) -> Option<u64> {
+        if let Some(one) = &self.one {
+            return one.first_at_least(x);
+        }
         // At or below the first key: bucket 0; above the last bucket: the
         // one more, all "no key".
         let last = self.slots.len() - 1;
@@ -466,6 +606,19 @@ unsafe fn word_avx512(
     maxs: &[u64; 64],
 ) -> (u64, u64) {
     use std::arch::x86_64::*;
+    if let Some(one) = &table.one {
+        let lo = table.lo;
+        return match (negate, exact) {
+            // SAFETY: the caller checked the CPU has AVX-512 F.
+            (false, false) => unsafe { word_one_avx512::<false, false>(lo, one, mins, maxs) },
+            // SAFETY: the caller checked the CPU has AVX-512 F.
+            (false, true) => unsafe { word_one_avx512::<false, true>(lo, one, mins, maxs) },
+            // SAFETY: the caller checked the CPU has AVX-512 F.
+            (true, false) => unsafe { word_one_avx512::<true, false>(lo, one, mins, maxs) },
+            // SAFETY: the caller checked the CPU has AVX-512 F.
+            (true, true) => unsafe { word_one_avx512::<true, true>(lo, one, mins, maxs) },
+        };
+    }
     let slots: &[[u64; SLOTS]] = &table.slots;
     let base = slots.as_ptr().cast::<i64>();
     let last = _mm512_set1_epi64((slots.len() - 1) as i64);
@@ -553,6 +706,111 @@ unsafe fn word_avx512(
     (m, l)
 }
 
+/// [`word_avx512`] by a [`OneTable`], eight containers a step: the
+/// buckets of the eight mins as a vector; [`OneTable::near`] (in four
+/// registers) rules out the containers with no key near them; the buckets
+/// of the others by one masked gather (plain loads measured slower, and a
+/// branch around an empty gather too); the first key at least the min by
+/// one compare and a blend; the verdict as masks (`NEGATE` and `EXACT`
+/// fixed at compile time, so no branch or byte shuffling per step).
+/// Containers in a bucket of several keys by [`OneTable::first_at_least`].
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn word_one_avx512<const NEGATE: bool, const EXACT: bool>(
+    lo: u64,
+    one: &OneTable,
+    mins: &[u64; 64],
+    maxs: &[u64; 64],
+) -> (u64, u64) {
+    use std::arch::x86_64::*;
+    let entries: &[u64] = &one.entries;
+    let last = _mm512_set1_epi64((entries.len() - 1) as i64);
+    let lov = _mm512_set1_epi64(lo as i64);
+    let shift = _mm_cvtsi64_si128(i64::from(one.shift));
+    let none32 = _mm512_set1_epi64(NONE32 as i64);
+    let over = _mm512_set1_epi64(OVER as i64);
+    let lanes = |v: &[u64; 64], k: usize| -> __m512i {
+        // SAFETY: `v[8k..8k + 8]` is 64 bytes.
+        unsafe { _mm512_loadu_si512(v[8 * k..8 * k + 8].as_ptr().cast()) }
+    };
+    let near: [__m512i; 4] = std::array::from_fn(|q| {
+        // SAFETY: `near[8q..8q + 8]` is 64 bytes.
+        unsafe { _mm512_loadu_si512(one.near[8 * q..8 * q + 8].as_ptr().cast()) }
+    });
+    let (bit_last, word_hi, low6) = (
+        _mm512_set1_epi64(ONE_BUCKETS as i64 - 1),
+        _mm512_set1_epi64(16),
+        _mm512_set1_epi64(63),
+    );
+    let (one_bit, near_span) = (_mm512_set1_epi64(1), _mm512_set1_epi64(NEAR as i64));
+    let empty = _mm512_set1_epi64((NONE32 | NONE32 << 32) as i64);
+    let (mut may, mut all, mut crowd) = ([0u8; 8], [0u8; 8], [0u8; 8]);
+    for k in 0..8 {
+        let (x, mx) = (lanes(mins, k), lanes(maxs, k));
+        // Offsets from `lo` (a min below it finds the first key, as `lo`).
+        let rel = _mm512_sub_epi64(_mm512_max_epu64(x, lov), lov);
+        let first_bucket = _mm512_srl_epi64(rel, shift);
+        let bucket = _mm512_min_epu64(first_bucket, last);
+        let need = {
+            // The bit of the first bucket in `near` (a 32-word table in
+            // four registers), and whether the max's bucket is within
+            // `NEAR` of it (as unsigned: a max below the min counts as far).
+            let b = _mm512_min_epu64(bucket, bit_last);
+            let w = _mm512_srli_epi64::<6>(b);
+            let word = _mm512_mask_blend_epi64(
+                _mm512_test_epi64_mask(w, word_hi),
+                _mm512_permutex2var_epi64(near[0], w, near[1]),
+                _mm512_permutex2var_epi64(near[2], w, near[3]),
+            );
+            let bit = _mm512_srlv_epi64(word, _mm512_and_si512(b, low6));
+            let last_bucket =
+                _mm512_srl_epi64(_mm512_sub_epi64(_mm512_max_epu64(mx, lov), lov), shift);
+            _mm512_test_epi64_mask(bit, one_bit)
+                | _mm512_cmpgt_epu64_mask(_mm512_sub_epi64(last_bucket, first_bucket), near_span)
+        };
+        // Containers `near` rules out read "no key" without a load.
+        // SAFETY: every bucket is at most `entries.len() - 1`.
+        let v = unsafe {
+            _mm512_mask_i64gather_epi64::<8>(empty, need, bucket, entries.as_ptr().cast())
+        };
+        // A min that far above `lo` is above every key (its bucket is the
+        // last, all "no key").
+        let x32 = _mm512_min_epu64(rel, none32);
+        let (low, high) = (_mm512_and_si512(v, none32), _mm512_srli_epi64::<32>(v));
+        let first32 = _mm512_mask_blend_epi64(_mm512_cmpge_epu64_mask(low, x32), high, low);
+        let found = _mm512_cmpneq_epu64_mask(first32, none32);
+        let first = _mm512_add_epi64(first32, lov);
+        let hit = _mm512_mask_cmple_epu64_mask(found, first, mx);
+        let single = if EXACT {
+            _mm512_mask_cmpeq_epu64_mask(hit & _mm512_cmpeq_epu64_mask(x, mx), first, x)
+        } else {
+            0
+        };
+        (may[k], all[k]) = if NEGATE {
+            (!single, !hit)
+        } else {
+            (hit, single)
+        };
+        crowd[k] = _mm512_cmpeq_epu64_mask(low, over);
+    }
+    let (mut m, mut l) = (u64::from_le_bytes(may), u64::from_le_bytes(all));
+    // Buckets of several keys: one container at a time.
+    let mut crowded = u64::from_le_bytes(crowd);
+    while crowded != 0 {
+        let j = crowded.trailing_zeros() as usize;
+        crowded &= crowded - 1;
+        let (min, max) = (mins[j], maxs[j]);
+        let (a, b) = in_verdict(NEGATE, EXACT, min, max, one.first_at_least(min));
+        m = m & !(1 << j) | u64::from(a) << j;
+        l = l & !(1 << j) | u64::from(b) << j;
+    }
+    (m, l)
+}
+
 /// Whether the CPU has AVX-512 F (asked once, cached by `std`).
 fn avx512() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -602,6 +860,20 @@ mod tests {
         };
         let sets: Vec<(Vec<u64>, bool)> = vec![
             ((0..100).map(|_| next() % 1_000_000).collect(), true),
+            // Some close keys: a few buckets of two or three in the
+            // one-key table.
+            (
+                (0..90)
+                    .map(|i| i * 11_111)
+                    .chain((0..8).map(|i| i * 11_111 * 9 + 1 + i % 3))
+                    .chain([2 * 11_111 * 9 + 2])
+                    .collect(),
+                true,
+            ),
+            (
+                (0..100).map(|_| next() % 1_000_000 + (1 << 40)).collect(),
+                true,
+            ),
             ((0..9).map(|_| next()).collect(), true),
             (vec![0, 1, 2, u64::MAX], true),
             (
@@ -623,62 +895,88 @@ mod tests {
         for (mut keys, fits) in sets {
             keys.sort_unstable();
             keys.dedup();
-            let Some(table) = RankTable::new(&keys) else {
+            let Some(mut table) = RankTable::new(&keys) else {
                 assert!(!fits, "no table for {keys:?}");
                 continue;
             };
             assert!(fits, "a table for {keys:?}");
-            // The word kernels (portable and AVX-512) against `in_verdict`
-            // per container, bounds around and between the keys.
-            for round in 0..8 {
-                let near = |r: u64| {
-                    let k = keys[(r >> 4) as usize % keys.len()];
-                    match r % 4 {
-                        0 => k.wrapping_sub(1),
-                        1 => k,
-                        2 => k.wrapping_add(1),
-                        _ => r >> 3,
+            if keys.len() >= 99 {
+                assert!(table.one.is_some(), "a one-key table for {keys:?}");
+            }
+            if keys.len() == 99 {
+                let one = table.one.as_ref().map_or(&[][..], |o| &o.entries[..]);
+                assert!(one.iter().any(|e| e & NONE32 == OVER), "crowded buckets");
+            }
+            // Each table: the one-key table where the keys fit one, then
+            // the four-slot table.
+            for variant in 0..2 {
+                if variant == 1 {
+                    if table.one.is_none() {
+                        continue;
                     }
-                };
-                let mins: [u64; 64] = std::array::from_fn(|_| near(next()));
-                let maxs: [u64; 64] = std::array::from_fn(|j| match (round + j) % 3 {
-                    0 => mins[j],
-                    1 => mins[j].saturating_add(next() % 4),
-                    _ => near(next()).max(mins[j]),
-                });
-                for (negate, exact) in [(false, false), (false, true), (true, false), (true, true)]
-                {
-                    let (mut m, mut l) = (0u64, 0u64);
-                    for j in 0..64 {
-                        let rank = keys.partition_point(|k| *k < mins[j]);
-                        let (x, y) =
-                            in_verdict(negate, exact, mins[j], maxs[j], keys.get(rank).copied());
-                        m |= u64::from(x) << j;
-                        l |= u64::from(y) << j;
-                    }
-                    let want = (m, l);
-                    assert_eq!(table.word_portable(negate, exact, &mins, &maxs), want);
-                    assert_eq!(table.word(negate, exact, &mins, &maxs), want);
-                    #[cfg(target_arch = "x86_64")]
-                    if avx512() {
-                        // SAFETY: the CPU has AVX-512 F.
-                        let got = unsafe { word_avx512(&table, negate, exact, &mins, &maxs) };
-                        assert_eq!(got, want, "keys {keys:?}");
+                    let Some(slotted) = RankTable::slotted(&keys) else {
+                        continue;
+                    };
+                    table = slotted;
+                }
+                // The word kernels (portable and AVX-512) against `in_verdict`
+                // per container, bounds around and between the keys.
+                for round in 0..8 {
+                    let near = |r: u64| {
+                        let k = keys[(r >> 4) as usize % keys.len()];
+                        match r % 4 {
+                            0 => k.wrapping_sub(1),
+                            1 => k,
+                            2 => k.wrapping_add(1),
+                            _ => r >> 3,
+                        }
+                    };
+                    let mins: [u64; 64] = std::array::from_fn(|_| near(next()));
+                    let maxs: [u64; 64] = std::array::from_fn(|j| match (round + j) % 3 {
+                        0 => mins[j],
+                        1 => mins[j].saturating_add(next() % 4),
+                        _ => near(next()).max(mins[j]),
+                    });
+                    for (negate, exact) in
+                        [(false, false), (false, true), (true, false), (true, true)]
+                    {
+                        let (mut m, mut l) = (0u64, 0u64);
+                        for j in 0..64 {
+                            let rank = keys.partition_point(|k| *k < mins[j]);
+                            let (x, y) = in_verdict(
+                                negate,
+                                exact,
+                                mins[j],
+                                maxs[j],
+                                keys.get(rank).copied(),
+                            );
+                            m |= u64::from(x) << j;
+                            l |= u64::from(y) << j;
+                        }
+                        let want = (m, l);
+                        assert_eq!(table.word_portable(negate, exact, &mins, &maxs), want);
+                        assert_eq!(table.word(negate, exact, &mins, &maxs), want);
+                        #[cfg(target_arch = "x86_64")]
+                        if avx512() {
+                            // SAFETY: the CPU has AVX-512 F.
+                            let got = unsafe { word_avx512(&table, negate, exact, &mins, &maxs) };
+                            assert_eq!(got, want, "keys {keys:?}");
+                        }
                     }
                 }
-            }
-            let probes = keys
-                .iter()
-                .flat_map(|&k| [k.wrapping_sub(1), k, k.wrapping_add(1)])
-                .chain([0, u64::MAX, 1 << 63])
-                .chain((0..200).map(|_| next() % 1_100_000));
-            for x in probes {
-                let rank = keys.partition_point(|k| *k < x);
-                assert_eq!(
-                    table.first_at_least(x),
-                    keys.get(rank).copied(),
-                    "x = {x}, keys {keys:?}"
-                );
+                let probes = keys
+                    .iter()
+                    .flat_map(|&k| [k.wrapping_sub(1), k, k.wrapping_add(1)])
+                    .chain([0, u64::MAX, 1 << 63])
+                    .chain((0..200).map(|_| next() % 1_100_000));
+                for x in probes {
+                    let rank = keys.partition_point(|k| *k < x);
+                    assert_eq!(
+                        table.first_at_least(x),
+                        keys.get(rank).copied(),
+                        "x = {x}, keys {keys:?}"
+                    );
+                }
             }
         }
     }

@@ -373,6 +373,10 @@ pub(crate) fn cut_rule(
     ) -> RuleBits {
         #[cfg(target_arch = "x86_64")]
         if avx512_cut() {
+            if std::is_x86_feature_detected!("avx512vbmi") {
+                // SAFETY: the CPU has AVX-512 F, BW, VBMI and POPCNT.
+                return unsafe { cut_words_vbmi(min, max, active, len, none, f) };
+            }
             // SAFETY: the CPU has AVX-512 F, BW and POPCNT.
             return unsafe { cut_words_avx512(min, max, active, len, none, f) };
         }
@@ -415,23 +419,47 @@ pub(crate) fn avx512_cut() -> bool {
         && std::is_x86_feature_detected!("popcnt")
 }
 
-/// [`cut_words`] compiled for AVX-512, its keys by [`cut_keys_avx512`].
-///
-/// # Safety
-///
-/// The CPU must have AVX-512 F, BW and POPCNT.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,popcnt")]
-unsafe fn cut_words_avx512<T: ByteArrayType>(
-    min: &GenericByteArray<T>,
-    max: &GenericByteArray<T>,
-    active: &[u64],
-    len: usize,
-    none: impl Fn(u64) -> bool,
-    f: impl Fn(u64, u64) -> (bool, bool),
-) -> RuleBits {
-    cut_words::<T, true>(min, max, active, len, none, f)
+/// Defines `$name`: [`cut_words`] compiled with `$features`.
+macro_rules! cut_words_for {
+    ($(#[$doc:meta])* $name:ident, $features:literal, $vbmi:literal) => {
+        $(#[$doc])*
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        unsafe fn $name<T: ByteArrayType>(
+            min: &GenericByteArray<T>,
+            max: &GenericByteArray<T>,
+            active: &[u64],
+            len: usize,
+            none: impl Fn(u64) -> bool,
+            f: impl Fn(u64, u64) -> (bool, bool),
+        ) -> RuleBits {
+            cut_words::<T, true, $vbmi>(min, max, active, len, none, f)
+        }
+    };
 }
+
+cut_words_for!(
+    /// [`cut_words`] compiled for AVX-512, its keys by [`cut_keys_avx512`].
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F, BW and POPCNT.
+    cut_words_avx512,
+    "avx512f,avx512bw,popcnt",
+    false
+);
+
+cut_words_for!(
+    /// [`cut_words`] compiled for AVX-512 with VBMI, its keys by
+    /// [`cut_keys_avx512`] with `VBMI` (byte permutes, not gathers).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F, BW, VBMI and POPCNT.
+    cut_words_vbmi,
+    "avx512f,avx512bw,avx512vbmi,popcnt",
+    true
+);
 
 /// The cut-key rule a word of 64 containers at a time: where a word has at
 /// least [`WORD_FROM`] active containers and 65 offsets, the keys of all 64
@@ -445,7 +473,7 @@ unsafe fn cut_words_avx512<T: ByteArrayType>(
 /// does not refute.
 #[cfg_attr(not(any(test, target_arch = "x86_64")), allow(dead_code))]
 #[inline(always)]
-fn cut_words<T: ByteArrayType, const SIMD: bool>(
+fn cut_words<T: ByteArrayType, const SIMD: bool, const VBMI: bool>(
     min: &GenericByteArray<T>,
     max: &GenericByteArray<T>,
     active: &[u64],
@@ -467,9 +495,17 @@ fn cut_words<T: ByteArrayType, const SIMD: bool>(
         };
         #[cfg(target_arch = "x86_64")]
         if SIMD {
-            // SAFETY: `SIMD` is set only inside `cut_words_avx512`, whose
-            // caller checked the CPU has AVX-512 F and BW.
-            return unsafe { cut_keys_avx512(offs, val, len, out) };
+            // SAFETY: `SIMD` is set only inside `cut_words_avx512` and
+            // `cut_words_vbmi`, whose callers checked the CPU has AVX-512 F
+            // and BW, and `VBMI` only inside `cut_words_vbmi`, whose caller
+            // checked VBMI too.
+            return unsafe {
+                if VBMI {
+                    cut_keys_vbmi(offs, val, len, out)
+                } else {
+                    cut_keys_avx512(offs, val, len, out)
+                }
+            };
         }
         cut_keys_word(offs, val, len, out)
     };
@@ -563,71 +599,151 @@ fn cut_keys_word<O: ArrowNativeType>(
     true
 }
 
+/// Defines `$name`: [`cut_keys_body`] compiled with `$features`.
+macro_rules! cut_keys_for {
+    ($(#[$doc:meta])* $name:ident, $features:literal, $vbmi:literal) => {
+        $(#[$doc])*
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        #[inline]
+        unsafe fn $name<O: ArrowNativeType>(
+            offs: &[O; 65],
+            values: &[u8],
+            len: usize,
+            out: &mut [u64; 64],
+        ) -> bool {
+            // SAFETY: the caller checked the CPU has `$features`.
+            unsafe { cut_keys_body::<O, $vbmi>(offs, values, len, out) }
+        }
+    };
+}
+
+cut_keys_for!(
+    /// [`cut_keys_body`] without VBMI (gathers).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F and BW.
+    cut_keys_avx512,
+    "avx512f,avx512bw",
+    false
+);
+
+cut_keys_for!(
+    /// [`cut_keys_body`] with VBMI (byte permutes where the strings are
+    /// close).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F, BW and VBMI.
+    cut_keys_vbmi,
+    "avx512f,avx512bw,avx512vbmi",
+    true
+);
+
 /// [`cut_keys_word`] with AVX-512, eight strings a step: the offsets
 /// widened to `u64`, the starts clamped to the last offset, the eight
 /// 8-byte loads as one gather, byte-reversed (big-endian), masked to the
 /// cut length, which goes in the low byte.
 ///
+/// With `VBMI`, eight strings starting within 121 bytes of the first
+/// one's start (and 128 bytes readable from there) take their eight bytes
+/// from two 64-byte loads by one byte permute (`vpermt2b`, big-endian at
+/// once) instead of a gather; others are gathered. Inlined into
+/// [`cut_keys_avx512`] and [`cut_keys_vbmi`], which enable the features
+/// (a closure inside a function with target features does not get them).
+///
 /// # Safety
 ///
-/// The CPU must have AVX-512 F and BW.
+/// The CPU must have AVX-512 F and BW, and with `VBMI` VBMI.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-unsafe fn cut_keys_avx512<O: ArrowNativeType>(
+#[inline(always)]
+unsafe fn cut_keys_body<O: ArrowNativeType, const VBMI: bool>(
     offs: &[O; 65],
     values: &[u8],
     len: usize,
     out: &mut [u64; 64],
 ) -> bool {
     use std::arch::x86_64::*;
-    let last = offs[64].as_usize();
-    if last.checked_add(8).is_none_or(|end| end > values.len()) {
-        return false;
-    }
-    // Offsets are i32 or i64 (`ByteArrayType::Offset`); as unsigned, a
-    // negative one (never in a valid array) is large and clamped below.
-    let wide = std::mem::size_of::<O>() == 8;
-    let load = |j: usize| -> __m512i {
-        let p = offs[j..j + 8].as_ptr();
-        if wide {
-            // SAFETY: `offs[j..j + 8]` is eight 8-byte offsets.
-            unsafe { _mm512_loadu_si512(p.cast()) }
-        } else {
-            // SAFETY: `offs[j..j + 8]` is eight 4-byte offsets (32 bytes).
-            unsafe { _mm512_cvtepu32_epi64(_mm256_loadu_si256(p.cast())) }
+    // SAFETY: the caller checked the CPU has AVX-512 F and BW (and with
+    // `VBMI`, VBMI), what every intrinsic here needs; the loads and the
+    // gather are bounded as each says.
+    unsafe {
+        let last = offs[64].as_usize();
+        if last.checked_add(8).is_none_or(|end| end > values.len()) {
+            return false;
         }
-    };
-    let lastv = _mm512_set1_epi64(last as i64);
-    let lenv = _mm512_set1_epi64(len as i64);
-    let ones = _mm512_set1_epi64(-1);
-    // Reverses the bytes of each u64 (within each 128-bit lane).
-    let rev = _mm512_broadcast_i32x4(_mm_set_epi8(
-        8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
-    ));
-    // Gathers do not train the hardware prefetcher: fetch the next word's
-    // strings (the same span past the last offset) ahead.
-    let span = last.saturating_sub(offs[0].as_usize()).min(4096);
-    let ahead = values.as_ptr().wrapping_add(last);
-    for line in (0..span).step_by(64) {
-        _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(3 * span + line).cast());
+        // Offsets are i32 or i64 (`ByteArrayType::Offset`); as unsigned, a
+        // negative one (never in a valid array) is large and clamped below.
+        let wide = std::mem::size_of::<O>() == 8;
+        let load = |j: usize| -> __m512i {
+            let p = offs[j..j + 8].as_ptr();
+            if wide {
+                // In bounds: `offs[j..j + 8]` is eight 8-byte offsets.
+                _mm512_loadu_si512(p.cast())
+            } else {
+                // In bounds: `offs[j..j + 8]` is eight 4-byte offsets (32 bytes).
+                _mm512_cvtepu32_epi64(_mm256_loadu_si256(p.cast()))
+            }
+        };
+        let lastv = _mm512_set1_epi64(last as i64);
+        let lenv = _mm512_set1_epi64(len as i64);
+        let ones = _mm512_set1_epi64(-1);
+        // Reverses the bytes of each u64 (within each 128-bit lane).
+        let rev = _mm512_broadcast_i32x4(_mm_set_epi8(
+            8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+        ));
+        // Gathers do not train the hardware prefetcher: fetch the next word's
+        // strings (the same span past the last offset) ahead.
+        let span = last.saturating_sub(offs[0].as_usize()).min(4096);
+        let ahead = values.as_ptr().wrapping_add(last);
+        for line in (0..span).step_by(64) {
+            _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(3 * span + line).cast());
+        }
+        // Per lane, byte 0 of its u64 to all eight bytes, plus 7 - b in byte b
+        // (so the permute reads the eight bytes big-endian).
+        let spread =
+            _mm512_broadcast_i32x4(_mm_set_epi8(8, 8, 8, 8, 8, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0));
+        let down = _mm512_set1_epi64(0x0001_0203_0405_0607);
+        let near = _mm512_set1_epi64(120);
+        for k in 0..8 {
+            let j = 8 * k;
+            let start = _mm512_min_epu64(load(j), lastv);
+            // `end - start` wraps for an end before its start: the min gives `len`.
+            let n = _mm512_min_epu64(_mm512_sub_epi64(load(j + 1), start), lenv);
+            let first = offs[j].as_usize().min(last);
+            // Starts before the first (offsets out of order) wrap: far.
+            let rel = _mm512_sub_epi64(start, _mm512_set1_epi64(first as i64));
+            let be = match values.get(first..first + 128) {
+                Some(window) if VBMI && _mm512_cmpgt_epu64_mask(rel, near) == 0 => {
+                    // In bounds: `window` is 128 bytes.
+                    let (lo, hi) = (
+                        _mm512_loadu_si512(window.as_ptr().cast()),
+                        _mm512_loadu_si512(window[64..].as_ptr().cast()),
+                    );
+                    // Each lane's byte b reads `rel + 7 - b` (at most 127).
+                    let index = _mm512_add_epi8(_mm512_shuffle_epi8(rel, spread), down);
+                    // `VBMI` is set only inside `cut_words_vbmi`, whose caller
+                    // checked the CPU has it.
+                    _mm512_permutex2var_epi8(lo, index, hi)
+                }
+                _ => {
+                    // In bounds: every start is at most `last`, and `last + 8
+                    // <= values.len()`, so each lane reads 8 bytes inside
+                    // `values`.
+                    let raw = _mm512_i64gather_epi64::<1>(start, values.as_ptr().cast());
+                    _mm512_shuffle_epi8(raw, rev)
+                }
+            };
+            // !(MAX >> 8n): the top n bytes.
+            let mask =
+                _mm512_andnot_si512(_mm512_srlv_epi64(ones, _mm512_slli_epi64::<3>(n)), ones);
+            let key = _mm512_or_si512(_mm512_and_si512(be, mask), n);
+            // In bounds: `out[j..j + 8]` is 64 bytes.
+            _mm512_storeu_si512(out[j..j + 8].as_mut_ptr().cast(), key);
+        }
+        true
     }
-    for k in 0..8 {
-        let j = 8 * k;
-        let start = _mm512_min_epu64(load(j), lastv);
-        // `end - start` wraps for an end before its start: the min gives `len`.
-        let n = _mm512_min_epu64(_mm512_sub_epi64(load(j + 1), start), lenv);
-        // SAFETY: every start is at most `last`, and `last + 8 <=
-        // values.len()`, so each lane reads 8 bytes inside `values`.
-        let raw = unsafe { _mm512_i64gather_epi64::<1>(start, values.as_ptr().cast()) };
-        let be = _mm512_shuffle_epi8(raw, rev);
-        // !(MAX >> 8n): the top n bytes.
-        let mask = _mm512_andnot_si512(_mm512_srlv_epi64(ones, _mm512_slli_epi64::<3>(n)), ones);
-        let key = _mm512_or_si512(_mm512_and_si512(be, mask), n);
-        // SAFETY: `out[j..j + 8]` is 64 bytes.
-        unsafe { _mm512_storeu_si512(out[j..j + 8].as_mut_ptr().cast(), key) };
-    }
-    true
 }
 
 fn raw<T: ByteArrayType>(a: &GenericByteArray<T>, i: usize) -> &[u8] {
@@ -764,7 +880,18 @@ mod tests {
     /// window when its last offset leaves fewer than 8 bytes.
     #[test]
     fn cut_key_words_match_cut_key() {
-        let all = strings();
+        // Short strings, then some long enough that eight span more than
+        // the VBMI window (121 bytes), so both its ways run.
+        let mut long = strings();
+        for (i, s) in long.iter_mut().enumerate().filter(|(i, _)| i % 5 == 0) {
+            s.extend(std::iter::repeat_n(i as u8, i % 40));
+        }
+        for all in [strings(), long] {
+            check_cut_key_words(all);
+        }
+    }
+
+    fn check_cut_key_words(all: Vec<Vec<u8>>) {
         let mut offsets = vec![0usize];
         for s in &all {
             offsets.push(offsets.last().unwrap() + s.len());
@@ -787,19 +914,31 @@ mod tests {
                 }
                 #[cfg(target_arch = "x86_64")]
                 if avx512_cut() {
-                    for wide in [false, true] {
+                    let vbmi = std::is_x86_feature_detected!("avx512vbmi");
+                    for (permute, wide) in
+                        [(false, false), (false, true), (true, false), (true, true)]
+                    {
+                        if permute && !vbmi {
+                            continue;
+                        }
                         let mut got = [0u64; 64];
-                        // SAFETY: the CPU has AVX-512 F and BW.
+                        // SAFETY: the CPU has AVX-512 F and BW, and VBMI
+                        // where `permute` is set.
                         let ok = unsafe {
-                            if wide {
-                                cut_keys_avx512(&o64, &values, len, &mut got)
-                            } else {
-                                cut_keys_avx512(&o32, &values, len, &mut got)
+                            match (permute, wide) {
+                                (false, false) => cut_keys_avx512(&o32, &values, len, &mut got),
+                                (false, true) => cut_keys_avx512(&o64, &values, len, &mut got),
+                                (true, false) => cut_keys_vbmi(&o32, &values, len, &mut got),
+                                (true, true) => cut_keys_vbmi(&o64, &values, len, &mut got),
                             }
                         };
                         assert_eq!(ok, fits);
                         if fits {
-                            assert_eq!(got.to_vec(), want, "avx512 base {base} len {len}");
+                            assert_eq!(
+                                got.to_vec(),
+                                want,
+                                "avx512 {permute} base {base} len {len}"
+                            );
                         }
                     }
                 }
@@ -857,10 +996,12 @@ mod tests {
                     let never = |_: u64| false;
                     let nones: [(bool, &dyn Fn(u64) -> bool); 2] = [(false, &never), (true, &none)];
                     for (refutes, none) in nones {
-                        let got = cut_words::<BinaryType, false>(&min, &max, active, len, none, f);
-                        assert_eq!((got.may, got.all), want, "n {n} len {len} {refutes}");
                         let got =
-                            cut_words::<LargeBinaryType, false>(&lmin, &lmax, active, len, none, f);
+                            cut_words::<BinaryType, false, false>(&min, &max, active, len, none, f);
+                        assert_eq!((got.may, got.all), want, "n {n} len {len} {refutes}");
+                        let got = cut_words::<LargeBinaryType, false, false>(
+                            &lmin, &lmax, active, len, none, f,
+                        );
                         assert_eq!((got.may, got.all), want, "large n {n} len {len} {refutes}");
                         let got = cut_rule(&min, &max, active, len, none, f).unwrap();
                         assert_eq!(
@@ -870,18 +1011,42 @@ mod tests {
                         );
                         #[cfg(target_arch = "x86_64")]
                         if avx512_cut() {
-                            // SAFETY: the CPU has AVX-512 F and BW.
-                            let got = unsafe {
-                                cut_words_avx512::<BinaryType>(&min, &max, active, len, none, f)
-                            };
-                            assert_eq!((got.may, got.all), want, "avx512 n {n} len {len}");
-                            // SAFETY: as above.
-                            let got = unsafe {
-                                cut_words_avx512::<LargeBinaryType>(
-                                    &lmin, &lmax, active, len, none, f,
-                                )
-                            };
-                            assert_eq!((got.may, got.all), want, "avx512 large n {n} len {len}");
+                            let vbmi = std::is_x86_feature_detected!("avx512vbmi");
+                            for permute in [false, true].into_iter().filter(|&p| !p || vbmi) {
+                                // SAFETY: the CPU has AVX-512 F, BW and
+                                // POPCNT, and VBMI where `permute` is set.
+                                let got = unsafe {
+                                    if permute {
+                                        (
+                                            cut_words_vbmi::<BinaryType>(
+                                                &min, &max, active, len, none, f,
+                                            ),
+                                            cut_words_vbmi::<LargeBinaryType>(
+                                                &lmin, &lmax, active, len, none, f,
+                                            ),
+                                        )
+                                    } else {
+                                        (
+                                            cut_words_avx512::<BinaryType>(
+                                                &min, &max, active, len, none, f,
+                                            ),
+                                            cut_words_avx512::<LargeBinaryType>(
+                                                &lmin, &lmax, active, len, none, f,
+                                            ),
+                                        )
+                                    }
+                                };
+                                assert_eq!(
+                                    (got.0.may, got.0.all),
+                                    want,
+                                    "avx512 {permute} n {n} len {len}"
+                                );
+                                assert_eq!(
+                                    (got.1.may, got.1.all),
+                                    want,
+                                    "avx512 {permute} large n {n} len {len}"
+                                );
+                            }
                         }
                     }
                 }
