@@ -666,6 +666,8 @@ mod tests {
         builds_agree(&b, &[0, 1, 253, u8::MAX]);
         let w: Vec<u32> = small.iter().map(|&v| v as u32).collect();
         builds_agree(&w, &[0, 2, u32::MAX, 1 << 31]);
+        let w: Vec<i32> = small.iter().map(|&v| v as i32).collect();
+        builds_agree(&w, &[-3, 0, 2, i32::MIN, i32::MAX]);
         let w: Vec<i16> = small.iter().map(|&v| v as i16).collect();
         builds_agree(&w, &[-3, 0, i16::MIN, i16::MAX]);
         let d: Vec<i128> = small.iter().map(|&v| i128::from(v) << 64 | 5).collect();
