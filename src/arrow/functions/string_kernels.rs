@@ -641,7 +641,28 @@ fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
                 _ => refine(m, |j| suffix_eq(values, start(base + j + 1), lit, &ends)),
             }
         }),
-        StringMatch::Contains => contains_offsets::<O, AVX2>(offsets, values, lit),
+        StringMatch::Contains => {
+            #[cfg(target_arch = "x86_64")]
+            if X512 && contains_words_pay(offsets, lit) && x512_vbmi2() {
+                return words(len, |base, k| {
+                    let w = offsets
+                        .get(base..base + 65)
+                        .and_then(|w| <&[O; 65]>::try_from(w).ok())
+                        .filter(|w| {
+                            k == 64 && x512::fits(w[0].as_usize(), w[64].as_usize(), values.len())
+                        });
+                    // SAFETY: `X512` only under `offsets_words_avx512`,
+                    // whose caller checked AVX-512 F and BW, and VBMI2
+                    // was checked above; `fits` holds; `1 <= lit.len() <= 8`
+                    // (by `contains_words_pay`).
+                    if let Some(m) = w.and_then(|w| unsafe { O::contains_avx512(w, values, lit) }) {
+                        return m;
+                    }
+                    contains_rows(&offsets[base..base + k + 1], values, lit)
+                });
+            }
+            contains_offsets::<O, AVX2>(offsets, values, lit)
+        }
     }
 }
 
@@ -667,6 +688,15 @@ trait Offset: OffsetSizeTrait {
         at_least: bool,
         at_end: bool,
     ) -> u64;
+
+    /// [`x512::contains`] of the rows of `w`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F, BW and VBMI2, `fits(w[0], w[64],
+    /// values.len())` and `1 <= pat.len() <= 8`.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn contains_avx512(w: &[Self; 65], values: &[u8], pat: &[u8]) -> Option<u64>;
 }
 
 impl Offset for i32 {
@@ -691,6 +721,13 @@ impl Offset for i32 {
         // SAFETY: as the caller promised.
         unsafe { x512::anchored_i32(w, values, pat, l, at_least, at_end) }
     }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn contains_avx512(w: &[i32; 65], values: &[u8], pat: &[u8]) -> Option<u64> {
+        // SAFETY: as the caller promised.
+        unsafe { x512::contains(w, w[0] as usize, values, pat) }
+    }
 }
 
 impl Offset for i64 {
@@ -713,6 +750,14 @@ impl Offset for i64 {
     ) -> u64 {
         // SAFETY: as the caller promised.
         unsafe { x512::anchored_i64(w, values, pat, l, at_least, at_end) }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn contains_avx512(w: &[i64; 65], values: &[u8], pat: &[u8]) -> Option<u64> {
+        // SAFETY: as the caller promised; the offsets less `w[0]` (at most
+        // `SPAN` for valid rows) as `i32`.
+        unsafe { x512::contains(&x512::narrow(w), w[0] as usize, values, pat) }
     }
 }
 
@@ -1042,15 +1087,23 @@ mod x512 {
         at_least: bool,
         at_end: bool,
     ) -> u64 {
-        let mut rel = [0i32; 65];
-        for (r, &o) in rel.iter_mut().zip(w) {
-            *r = o.wrapping_sub(w[0]) as i32;
-        }
+        let rel = narrow(w);
         // `l` is at most a row's length here, or no row has it.
         let l = i32::try_from(l).unwrap_or(i32::MAX);
         // SAFETY: as the caller promised; `rel[0] = 0` and `w[0]` is the
         // first row's start.
         unsafe { anchored(&rel, w[0] as usize, values, pat, l, at_least, at_end) }
+    }
+
+    /// The offsets less `w[0]` as `i32` (at most [`SPAN`] for the
+    /// offsets of valid rows of a word that fits).
+    #[inline(always)]
+    pub(super) fn narrow(w: &[i64; 65]) -> [i32; 65] {
+        let mut rel = [0i32; 65];
+        for (r, &o) in rel.iter_mut().zip(w) {
+            *r = o.wrapping_sub(w[0]) as i32;
+        }
+        rel
     }
 
     /// [`anchored_i32`] of the rows starting at `first + (w[j] - w[0])`.
@@ -1114,6 +1167,101 @@ mod x512 {
         }
         m
     }
+
+    /// The bits of the 64 rows starting at `first + (w[j] - w[0])` that
+    /// hold `pat` (1 to 8 bytes): the positions where `pat` starts as a
+    /// bitmap, then for each row the 64 bits from its start (a funnel
+    /// shift of two bitmap words picked by a permute), 8 rows a step, of
+    /// which the first `len - pat.len() + 1` (a match that ends inside the
+    /// row) must not all be zero. `None` when a row is longer than
+    /// `63 + pat.len()` bytes (its positions do not fit a word).
+    ///
+    /// # Safety
+    ///
+    /// As for [`anchored`].
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+    #[inline]
+    pub(super) unsafe fn contains(
+        w: &[i32; 65],
+        first: usize,
+        values: &[u8],
+        pat: &[u8],
+    ) -> Option<u64> {
+        let blocks = (w[64].wrapping_sub(w[0]) as usize).div_ceil(64);
+        // SAFETY: as the caller promised.
+        let (lo, hi) = unsafe { positions(values, first, blocks, pat) };
+        let at = _mm512_set1_epi64(i64::from(w[0]));
+        let k = _mm512_set1_epi64(pat.len() as i64 - 1);
+        let (six, low6, one, ones, wide) = (
+            _mm512_set1_epi64(6),
+            _mm512_set1_epi64(63),
+            _mm512_set1_epi64(1),
+            _mm512_set1_epi64(-1),
+            _mm512_set1_epi64(64),
+        );
+        let p = w.as_ptr();
+        let (mut m, mut over) = (0u64, 0u8);
+        for c in 0..8 {
+            // SAFETY: lanes 8c..8c + 9 <= 65 of `w`.
+            let (a, b) = unsafe {
+                (
+                    _mm512_cvtepi32_epi64(_mm256_loadu_si256(p.add(8 * c).cast())),
+                    _mm512_cvtepi32_epi64(_mm256_loadu_si256(p.add(8 * c + 1).cast())),
+                )
+            };
+            // The positions a match may start at: len - k + 1 of them.
+            let n = _mm512_sub_epi64(_mm512_sub_epi64(b, a), k);
+            over |= _mm512_cmpgt_epi64_mask(n, wide);
+            let s = _mm512_sub_epi64(a, at);
+            let q = _mm512_srlv_epi64(s, six);
+            let x = _mm512_permutex2var_epi64(lo, q, hi);
+            let y = _mm512_permutex2var_epi64(lo, _mm512_add_epi64(q, one), hi);
+            // Bits s.. of the bitmap (the bits above the row's are masked:
+            // a `q + 1` of 16 wraps to word 0, above any row's positions).
+            let from = _mm512_shrdv_epi64(x, y, _mm512_and_si512(s, low6));
+            // Low `n` bits (none for n <= 0: a shift of 64 or more is 0).
+            let keep = _mm512_srlv_epi64(ones, _mm512_sub_epi64(wide, n));
+            let hit = _mm512_mask_test_epi64_mask(
+                _mm512_cmpgt_epi64_mask(n, _mm512_setzero_si512()),
+                from,
+                keep,
+            );
+            m |= u64::from(hit) << (8 * c);
+        }
+        (over == 0).then_some(m)
+    }
+}
+
+/// Whether Contains takes the AVX-512 words ([`x512::contains`]): a
+/// literal of 1 to 8 bytes and rows of at most 12 bytes on average (most
+/// words then span at most [`x512::SPAN`] bytes; a word that does not is
+/// searched row by row).
+#[cfg(target_arch = "x86_64")]
+fn contains_words_pay<O: OffsetSizeTrait>(offsets: &[O], lit: &[u8]) -> bool {
+    let (Some(first), Some(last)) = (offsets.first(), offsets.last()) else {
+        return false;
+    };
+    let rows = offsets.len() - 1;
+    (1..=8).contains(&lit.len()) && (last.as_usize() - first.as_usize()) <= 12 * rows
+}
+
+/// Whether the CPU has AVX-512 VBMI2 (the funnel shifts of
+/// [`x512::contains`]).
+#[cfg(target_arch = "x86_64")]
+fn x512_vbmi2() -> bool {
+    std::is_x86_feature_detected!("avx512vbmi2")
+}
+
+/// Contains of each of the rows of `offsets` (at most 64), one `memmem`
+/// search a row.
+fn contains_rows<O: OffsetSizeTrait>(offsets: &[O], values: &[u8], lit: &[u8]) -> u64 {
+    let finder = Finder::new(lit);
+    let mut m = 0u64;
+    for (j, w) in offsets.windows(2).enumerate() {
+        let row = &values[w[0].as_usize()..w[1].as_usize()];
+        m |= u64::from(finder.find(row).is_some()) << j;
+    }
+    m
 }
 
 /// The row `r >= row` whose bytes hold position `p`: the first with
@@ -1943,13 +2091,15 @@ mod tests {
         }
     }
 
-    /// The AVX-512 word of short rows ([`x512`]) where the CPU has it,
-    /// against the row-by-row oracle at its edges: words whose rows span
-    /// exactly [`x512::SPAN`] bytes (rows of 16) and one row byte more (the
-    /// word falls back), rows of one length each from 0 to 17, literals of
-    /// 1 to 17 bytes (a prefix of the rows, a suffix, or one byte off),
-    /// multi-byte UTF-8, and values with 0 to 9 bytes after the last row
-    /// (the last words' blocks fit or fall back), sliced at both ends.
+    /// The AVX-512 words of short rows ([`x512`], Contains too) where the
+    /// CPU has it, against the row-by-row oracle at their edges: words
+    /// whose rows span exactly [`x512::SPAN`] bytes (rows of 16) and one
+    /// row byte more (the word falls back), rows of one length each from 0
+    /// to 18, one of 70 (Contains searches that word row by row), literals
+    /// of 1 to 17 bytes (a prefix of the rows, a suffix, inside, half of it
+    /// at a row's end and the rest at the next one's start, or one byte
+    /// off), multi-byte UTF-8, and values with 0 to 9 bytes after the last
+    /// row (the last words' blocks fit or fall back), sliced at both ends.
     #[test]
     fn avx512_word_edges_agree_with_rows() {
         #[cfg(target_arch = "x86_64")]
@@ -1963,17 +2113,38 @@ mod tests {
                     let mut offsets = vec![0i64];
                     let mut values = Vec::new();
                     for i in 0..400usize {
-                        // Rows of `n` bytes, or (every 7th) 16.
-                        let len = if i % 7 == 3 { 16 } else { n };
+                        // Rows of `n` bytes, or (every 7th) 16, or (in one
+                        // word) 70 (a Contains word searched row by row).
+                        let len = match i {
+                            200 => 70,
+                            _ if i % 7 == 3 => 16,
+                            _ => n,
+                        };
                         let start = values.len();
-                        match next() % 4 {
-                            0 => values
-                                .extend(lit.iter().copied().chain(base.iter().copied()).take(len)),
+                        let half = lit.len() / 2;
+                        match next() % 6 {
+                            0 => values.extend(
+                                lit.iter()
+                                    .copied()
+                                    .chain(base.iter().copied().cycle())
+                                    .take(len),
+                            ),
                             1 => {
                                 let tail = lit.len().min(len);
                                 values.extend((0..len - tail).map(|_| b'x'));
                                 values.extend_from_slice(&lit[lit.len() - tail..]);
                             }
+                            2 => {
+                                // The literal inside, or its first half at
+                                // the row's end (the next row may start
+                                // with the second half: no match).
+                                let fill = len.saturating_sub(lit.len()) / 2;
+                                values.extend((0..fill).map(|_| b'y'));
+                                let part = if next() % 2 == 0 { lit } else { &lit[..half] };
+                                values.extend(part.iter().copied().take(len - fill));
+                                values.extend((values.len() - start..len).map(|_| b'z'));
+                            }
+                            3 => values.extend(lit[half..].iter().copied().cycle().take(len)),
                             _ => values.extend(base.iter().copied().cycle().take(len)),
                         }
                         if next() % 3 == 0 && len > 0 {
@@ -1988,16 +2159,15 @@ mod tests {
                         let v = v.into_boxed_slice();
                         let small: Vec<i32> = offsets.iter().map(|&o| o as i32).collect();
                         let row = |i: usize| &v[offsets[i] as usize..offsets[i + 1] as usize];
-                        for test in [
-                            StringMatch::Equal,
-                            StringMatch::StartsWith,
-                            StringMatch::EndsWith,
-                        ] {
+                        for test in StringMatch::ALL {
                             let want: Vec<bool> = (0..400)
                                 .map(|i| match test {
                                     StringMatch::Equal => row(i) == lit,
                                     StringMatch::StartsWith => row(i).starts_with(lit),
-                                    _ => row(i).ends_with(lit),
+                                    StringMatch::EndsWith => row(i).ends_with(lit),
+                                    StringMatch::Contains => {
+                                        row(i).windows(lit.len()).any(|w| w == lit)
+                                    }
                                 })
                                 .collect();
                             for (from, to) in [(0, 400), (3, 400), (64, 397)] {
