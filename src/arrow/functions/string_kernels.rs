@@ -648,13 +648,11 @@ fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
                     let w = offsets
                         .get(base..base + 65)
                         .and_then(|w| <&[O; 65]>::try_from(w).ok())
-                        .filter(|w| {
-                            k == 64 && x512::fits(w[0].as_usize(), w[64].as_usize(), values.len())
-                        });
+                        .filter(|_| k == 64);
                     // SAFETY: `X512` only under `offsets_words_avx512`,
                     // whose caller checked AVX-512 F and BW, and VBMI2
-                    // was checked above; `fits` holds; `1 <= lit.len() <= 8`
-                    // (by `contains_words_pay`).
+                    // was checked above; `1 <= lit.len() <= 8` (by
+                    // `contains_words_pay`).
                     if let Some(m) = w.and_then(|w| unsafe { O::contains_avx512(w, values, lit) }) {
                         return m;
                     }
@@ -689,12 +687,12 @@ trait Offset: OffsetSizeTrait {
         at_end: bool,
     ) -> u64;
 
-    /// [`x512::contains`] of the rows of `w`.
+    /// [`x512::contains_word`] of the rows of `w`.
     ///
     /// # Safety
     ///
-    /// The CPU must have AVX-512 F, BW and VBMI2, `fits(w[0], w[64],
-    /// values.len())` and `1 <= pat.len() <= 8`.
+    /// The CPU must have AVX-512 F, BW and VBMI2, and `1 <= pat.len() <=
+    /// 8`.
     #[cfg(target_arch = "x86_64")]
     unsafe fn contains_avx512(w: &[Self; 65], values: &[u8], pat: &[u8]) -> Option<u64>;
 }
@@ -726,7 +724,7 @@ impl Offset for i32 {
     #[inline(always)]
     unsafe fn contains_avx512(w: &[i32; 65], values: &[u8], pat: &[u8]) -> Option<u64> {
         // SAFETY: as the caller promised.
-        unsafe { x512::contains(w, w[0] as usize, values, pat) }
+        unsafe { x512::contains_word(w, w[0] as usize, w[64] as usize, values, pat) }
     }
 }
 
@@ -755,9 +753,10 @@ impl Offset for i64 {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     unsafe fn contains_avx512(w: &[i64; 65], values: &[u8], pat: &[u8]) -> Option<u64> {
-        // SAFETY: as the caller promised; the offsets less `w[0]` (at most
-        // `SPAN` for valid rows) as `i32`.
-        unsafe { x512::contains(&x512::narrow(w), w[0] as usize, values, pat) }
+        let (first, end) = (w[0] as usize, w[64] as usize);
+        // SAFETY: as the caller promised; the offsets less `w[0]` as
+        // `i32` (at most `SPAN_BIG` for valid rows of a word that fits).
+        unsafe { x512::contains_word(&x512::narrow(w), first, end, values, pat) }
     }
 }
 
@@ -992,59 +991,68 @@ mod x512 {
         blocks: usize,
         pat: &[u8],
     ) -> (__m512i, __m512i) {
-        // SAFETY: as the caller promised (`pat.len()` picks the copy).
-        unsafe {
-            match pat.len() {
-                1 => positions_k::<1>(values, first, blocks, pat),
-                2 => positions_k::<2>(values, first, blocks, pat),
-                3 => positions_k::<3>(values, first, blocks, pat),
-                4 => positions_k::<4>(values, first, blocks, pat),
-                5 => positions_k::<5>(values, first, blocks, pat),
-                6 => positions_k::<6>(values, first, blocks, pat),
-                7 => positions_k::<7>(values, first, blocks, pat),
-                _ => positions_k::<8>(values, first, blocks, pat),
-            }
-        }
-    }
-
-    /// [`positions`] for a pattern of `K` bytes.
-    ///
-    /// # Safety
-    ///
-    /// As for [`positions`], and `pat.len() == K`.
-    #[target_feature(enable = "avx512f,avx512bw")]
-    #[inline]
-    unsafe fn positions_k<const K: usize>(
-        values: &[u8],
-        first: usize,
-        blocks: usize,
-        pat: &[u8],
-    ) -> (__m512i, __m512i) {
         let mut bits = [0u64; 16];
-        let mut lits = [_mm512_setzero_si512(); K];
-        for (v, &b) in lits.iter_mut().zip(pat) {
-            *v = _mm512_set1_epi8(b as i8);
-        }
-        // SAFETY: `first <= values.len()` (by `fits`).
-        let p = unsafe { values.as_ptr().add(first) };
-        for (t, out) in bits.iter_mut().enumerate().take(blocks) {
-            let mut acc = _mm512_setzero_si512();
-            for (i, lit) in lits.iter().enumerate() {
-                // SAFETY: `t < blocks`, so bytes first + 64t + i .. + 64
-                // end at most at first + 64 * blocks + 7 <= values.len()
-                // (by `fits`).
-                let x = unsafe { _mm512_loadu_si512(p.add(64 * t + i).cast()) };
-                // acc | (x ^ lit)
-                acc = _mm512_ternarylogic_epi32::<0xf6>(acc, x, *lit);
-            }
-            *out = _mm512_testn_epi8_mask(acc, acc);
-        }
+        // SAFETY: as the caller promised; `blocks <= 16` (by `fits`).
+        unsafe { fill(values, first, pat, &mut bits[..blocks]) };
         // SAFETY: 16 `u64`, two 64-byte loads.
         unsafe {
             (
                 _mm512_loadu_si512(bits.as_ptr().cast()),
                 _mm512_loadu_si512(bits.as_ptr().add(8).cast()),
             )
+        }
+    }
+
+    /// Bit `p` of `bits` (its `64 * bits.len()` positions) is whether
+    /// `values[first + p..]` begins with `pat` (1 to 8 bytes).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F and BW, `first + 64 * bits.len() + 7 <=
+    /// values.len()` and `1 <= pat.len() <= 8`.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    unsafe fn fill(values: &[u8], first: usize, pat: &[u8], bits: &mut [u64]) {
+        // SAFETY: as the caller promised (`pat.len()` picks the copy).
+        unsafe {
+            match pat.len() {
+                1 => fill_k::<1>(values, first, pat, bits),
+                2 => fill_k::<2>(values, first, pat, bits),
+                3 => fill_k::<3>(values, first, pat, bits),
+                4 => fill_k::<4>(values, first, pat, bits),
+                5 => fill_k::<5>(values, first, pat, bits),
+                6 => fill_k::<6>(values, first, pat, bits),
+                7 => fill_k::<7>(values, first, pat, bits),
+                _ => fill_k::<8>(values, first, pat, bits),
+            }
+        }
+    }
+
+    /// [`fill`] for a pattern of `K` bytes.
+    ///
+    /// # Safety
+    ///
+    /// As for [`fill`], and `pat.len() == K`.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    unsafe fn fill_k<const K: usize>(values: &[u8], first: usize, pat: &[u8], bits: &mut [u64]) {
+        let mut lits = [_mm512_setzero_si512(); K];
+        for (v, &b) in lits.iter_mut().zip(pat) {
+            *v = _mm512_set1_epi8(b as i8);
+        }
+        // SAFETY: `first <= values.len()` (as the caller promised).
+        let p = unsafe { values.as_ptr().add(first) };
+        for (t, out) in bits.iter_mut().enumerate() {
+            let mut acc = _mm512_setzero_si512();
+            for (i, lit) in lits.iter().enumerate() {
+                // SAFETY: `t < bits.len()`, so bytes first + 64t + i .. + 64
+                // end at most at first + 64 * bits.len() + 7 <=
+                // values.len() (as the caller promised).
+                let x = unsafe { _mm512_loadu_si512(p.add(64 * t + i).cast()) };
+                // acc | (x ^ lit)
+                acc = _mm512_ternarylogic_epi32::<0xf6>(acc, x, *lit);
+            }
+            *out = _mm512_testn_epi8_mask(acc, acc);
         }
     }
 
@@ -1171,25 +1179,36 @@ mod x512 {
     /// The bits of the 64 rows starting at `first + (w[j] - w[0])` that
     /// hold `pat` (1 to 8 bytes): the positions where `pat` starts as a
     /// bitmap, then for each row the 64 bits from its start (a funnel
-    /// shift of two bitmap words picked by a permute), 8 rows a step, of
-    /// which the first `len - pat.len() + 1` (a match that ends inside the
-    /// row) must not all be zero. `None` when a row is longer than
-    /// `63 + pat.len()` bytes (its positions do not fit a word).
+    /// shift of two bitmap words, picked by a permute from two registers,
+    /// or with `BIG` gathered from memory), 8 rows a step, of which the
+    /// first `len - pat.len() + 1` (a match that ends inside the row) must
+    /// not all be zero. `None` when a row is longer than `63 + pat.len()`
+    /// bytes (its positions do not fit a word).
     ///
     /// # Safety
     ///
-    /// As for [`anchored`].
+    /// The CPU must have AVX-512 F, BW and VBMI2, `fits(first, first +
+    /// (w[64] - w[0]), values.len())` (`BIG`: `fits_big`), and `1 <=
+    /// pat.len() <= 8`.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
     #[inline]
-    pub(super) unsafe fn contains(
+    pub(super) unsafe fn contains<const BIG: bool>(
         w: &[i32; 65],
         first: usize,
         values: &[u8],
         pat: &[u8],
     ) -> Option<u64> {
         let blocks = (w[64].wrapping_sub(w[0]) as usize).div_ceil(64);
-        // SAFETY: as the caller promised.
-        let (lo, hi) = unsafe { positions(values, first, blocks, pat) };
+        let mut bits = [0u64; BIG_WORDS];
+        let (lo, hi) = if BIG {
+            // SAFETY: as the caller promised; `blocks <= 64` (by
+            // `fits_big`).
+            unsafe { fill(values, first, pat, &mut bits[..blocks]) };
+            (_mm512_setzero_si512(), _mm512_setzero_si512())
+        } else {
+            // SAFETY: as the caller promised.
+            unsafe { positions(values, first, blocks, pat) }
+        };
         let at = _mm512_set1_epi64(i64::from(w[0]));
         let k = _mm512_set1_epi64(pat.len() as i64 - 1);
         let (six, low6, one, ones, wide) = (
@@ -1199,6 +1218,7 @@ mod x512 {
             _mm512_set1_epi64(-1),
             _mm512_set1_epi64(64),
         );
+        let last = _mm512_set1_epi64(BIG_WORDS as i64 - 1);
         let p = w.as_ptr();
         let (mut m, mut over) = (0u64, 0u8);
         for c in 0..8 {
@@ -1214,39 +1234,95 @@ mod x512 {
             over |= _mm512_cmpgt_epi64_mask(n, wide);
             let s = _mm512_sub_epi64(a, at);
             let q = _mm512_srlv_epi64(s, six);
-            let x = _mm512_permutex2var_epi64(lo, q, hi);
-            let y = _mm512_permutex2var_epi64(lo, _mm512_add_epi64(q, one), hi);
-            // Bits s.. of the bitmap (the bits above the row's are masked:
-            // a `q + 1` of 16 wraps to word 0, above any row's positions).
+            // The bitmap words q and q + 1 (the bits above the row's are
+            // masked: a `q + 1` past the bitmap, wrapped or clamped, is
+            // above any row's positions).
+            let (x, y) = if BIG {
+                // Clamped to the bitmap: offsets of rows that are not
+                // valid give wrong bits, never a read outside it.
+                let q0 = _mm512_min_epu64(q, last);
+                let q1 = _mm512_min_epu64(_mm512_add_epi64(q, one), last);
+                // SAFETY: indices at most BIG_WORDS - 1 into `bits`.
+                unsafe {
+                    (
+                        _mm512_i64gather_epi64::<8>(q0, bits.as_ptr().cast()),
+                        _mm512_i64gather_epi64::<8>(q1, bits.as_ptr().cast()),
+                    )
+                }
+            } else {
+                (
+                    _mm512_permutex2var_epi64(lo, q, hi),
+                    _mm512_permutex2var_epi64(lo, _mm512_add_epi64(q, one), hi),
+                )
+            };
+            // Bits s.. of the bitmap.
             let from = _mm512_shrdv_epi64(x, y, _mm512_and_si512(s, low6));
             // Low `n` bits (none for n <= 0: a shift of 64 or more is 0).
             let keep = _mm512_srlv_epi64(ones, _mm512_sub_epi64(wide, n));
-            let hit = _mm512_mask_test_epi64_mask(
-                _mm512_cmpgt_epi64_mask(n, _mm512_setzero_si512()),
-                from,
-                keep,
-            );
-            m |= u64::from(hit) << (8 * c);
+            let some = _mm512_cmpgt_epi64_mask(n, _mm512_setzero_si512());
+            m |= u64::from(_mm512_mask_test_epi64_mask(some, from, keep)) << (8 * c);
         }
         (over == 0).then_some(m)
     }
+
+    /// [`contains`] of the rows starting at `first + (w[j] - w[0])`, the
+    /// last ending at `end`, when they fit ([`fits`], else [`fits_big`]).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F, BW and VBMI2, `w[64] - w[0] = end -
+    /// first` when `end - first <= SPAN_BIG`, and `1 <= pat.len() <= 8`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+    #[inline]
+    pub(super) unsafe fn contains_word(
+        w: &[i32; 65],
+        first: usize,
+        end: usize,
+        values: &[u8],
+        pat: &[u8],
+    ) -> Option<u64> {
+        if fits(first, end, values.len()) {
+            // SAFETY: as the caller promised, and `fits` holds.
+            unsafe { contains::<false>(w, first, values, pat) }
+        } else if fits_big(first, end, values.len()) {
+            // SAFETY: as the caller promised, and `fits_big` holds.
+            unsafe { contains::<true>(w, first, values, pat) }
+        } else {
+            None
+        }
+    }
+
+    /// The most bytes a word's rows may span for `contains::<true>` (64
+    /// blocks: the bitmap is 64 words in memory).
+    pub(super) const SPAN_BIG: usize = 4096;
+
+    /// The bitmap words of `contains::<true>`.
+    const BIG_WORDS: usize = SPAN_BIG / 64;
+
+    /// [`fits`] with [`SPAN_BIG`].
+    #[inline(always)]
+    pub(super) fn fits_big(first: usize, end: usize, len: usize) -> bool {
+        end >= first
+            && end - first <= SPAN_BIG
+            && first + (end - first).div_ceil(64) * 64 + 7 <= len
+    }
 }
 
-/// Whether Contains takes the AVX-512 words ([`x512::contains`]): a
-/// literal of 1 to 8 bytes and rows of at most 12 bytes on average (most
-/// words then span at most [`x512::SPAN`] bytes; a word that does not is
-/// searched row by row).
+/// Whether Contains takes the AVX-512 words ([`x512::contains_word`]): a
+/// literal of 1 to 8 bytes and rows of at most 48 bytes on average (most
+/// words then span at most [`x512::SPAN_BIG`] bytes; a word that does not
+/// is searched row by row).
 #[cfg(target_arch = "x86_64")]
 fn contains_words_pay<O: OffsetSizeTrait>(offsets: &[O], lit: &[u8]) -> bool {
     let (Some(first), Some(last)) = (offsets.first(), offsets.last()) else {
         return false;
     };
     let rows = offsets.len() - 1;
-    (1..=8).contains(&lit.len()) && (last.as_usize() - first.as_usize()) <= 12 * rows
+    (1..=8).contains(&lit.len()) && (last.as_usize() - first.as_usize()) <= 48 * rows
 }
 
 /// Whether the CPU has AVX-512 VBMI2 (the funnel shifts of
-/// [`x512::contains`]).
+/// [`x512::contains_word`]).
 #[cfg(target_arch = "x86_64")]
 fn x512_vbmi2() -> bool {
     std::is_x86_feature_detected!("avx512vbmi2")
