@@ -40,7 +40,13 @@
 //!   SIMD substring search, AVX2 where the CPU has it), each candidate
 //!   mapped to its row by galloping forward over the offsets from the last
 //!   candidate's row and compared there. A match that runs past its row's
-//!   end spans two rows and does not count.
+//!   end spans two rows and does not count. Where the CPU has AVX-512 (F,
+//!   BW and VBMI2), a literal of at most 8 bytes over rows of at most 48
+//!   bytes on average goes a word of 64 rows at a time instead: the
+//!   literal's positions in the word's bytes as a bitmap, and for each row
+//!   the bits from its start to its end less the literal (a funnel shift
+//!   of two bitmap words); a word whose rows span more than 4 KiB, or with
+//!   a row longer than 63 bytes plus the literal, is searched row by row.
 //!
 //! Dictionaries and run-end encodings go through
 //! [`per_value`](super::logical::per_value): the kernel runs once on the
@@ -644,6 +650,7 @@ fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
         StringMatch::Contains => {
             #[cfg(target_arch = "x86_64")]
             if X512 && contains_words_pay(offsets, lit) && x512_vbmi2() {
+                let finder = Finder::new(lit);
                 return words(len, |base, k| {
                     let w = offsets
                         .get(base..base + 65)
@@ -656,7 +663,7 @@ fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
                     if let Some(m) = w.and_then(|w| unsafe { O::contains_avx512(w, values, lit) }) {
                         return m;
                     }
-                    contains_rows(&offsets[base..base + k + 1], values, lit)
+                    contains_rows(&offsets[base..base + k + 1], values, &finder)
                 });
             }
             contains_offsets::<O, AVX2>(offsets, values, lit)
@@ -1329,9 +1336,9 @@ fn x512_vbmi2() -> bool {
 }
 
 /// Contains of each of the rows of `offsets` (at most 64), one `memmem`
-/// search a row.
-fn contains_rows<O: OffsetSizeTrait>(offsets: &[O], values: &[u8], lit: &[u8]) -> u64 {
-    let finder = Finder::new(lit);
+/// search (`finder`, of the literal) a row.
+#[cfg(target_arch = "x86_64")]
+fn contains_rows<O: OffsetSizeTrait>(offsets: &[O], values: &[u8], finder: &Finder<'_>) -> u64 {
     let mut m = 0u64;
     for (j, w) in offsets.windows(2).enumerate() {
         let row = &values[w[0].as_usize()..w[1].as_usize()];
