@@ -977,7 +977,18 @@ mod x512 {
     /// 7 bytes, inside `values`.
     #[inline(always)]
     pub(super) fn fits(first: usize, end: usize, len: usize) -> bool {
-        end >= first && end - first <= SPAN && first + (end - first).div_ceil(64) * 64 + 7 <= len
+        fits_in(first, end, len, SPAN)
+    }
+
+    /// [`fits`] with at most `span` bytes (no overflow whatever the
+    /// offsets).
+    #[inline(always)]
+    fn fits_in(first: usize, end: usize, len: usize, span: usize) -> bool {
+        end >= first
+            && end - first <= span
+            && first
+                .checked_add((end - first).div_ceil(64) * 64 + 7)
+                .is_some_and(|e| e <= len)
     }
 
     /// Bit `p` of the result is whether `values[first + p..]` begins with
@@ -1309,9 +1320,7 @@ mod x512 {
     /// [`fits`] with [`SPAN_BIG`].
     #[inline(always)]
     pub(super) fn fits_big(first: usize, end: usize, len: usize) -> bool {
-        end >= first
-            && end - first <= SPAN_BIG
-            && first + (end - first).div_ceil(64) * 64 + 7 <= len
+        fits_in(first, end, len, SPAN_BIG)
     }
 }
 
