@@ -15,7 +15,11 @@
 //!   compare) and always for EndsWith, else for each candidate (with no
 //!   branch on the answer for a literal of at most 8 bytes, the rows of
 //!   sparse short words fetched 8 words ahead); only the survivors
-//!   compare the rest. A load
+//!   compare the rest. Where the CPU has AVX-512 (F and BW), a word of
+//!   short rows (at most 1 KiB in all) instead marks where the literal's
+//!   first (or last) up to 8 bytes start in the word's bytes, 64 positions
+//!   to a block, and picks each row's bit by its offset with a permute,
+//!   16 rows to a step with the length test. A load
 //!   never reads outside the values buffer: a buffer imported through the C
 //!   Data Interface has no padding, so a prefix load that would run past the
 //!   end (the last rows) and a suffix load that would start before the
@@ -36,7 +40,13 @@
 //!   SIMD substring search, AVX2 where the CPU has it), each candidate
 //!   mapped to its row by galloping forward over the offsets from the last
 //!   candidate's row and compared there. A match that runs past its row's
-//!   end spans two rows and does not count.
+//!   end spans two rows and does not count. Where the CPU has AVX-512 (F,
+//!   BW and VBMI2), a literal of at most 8 bytes over rows of at most 48
+//!   bytes on average goes a word of 64 rows at a time instead: the
+//!   literal's positions in the word's bytes as a bitmap, and for each row
+//!   the bits from its start to its end less the literal (a funnel shift
+//!   of two bitmap words); a word whose rows span more than 4 KiB, or with
+//!   a row longer than 63 bytes plus the literal, is searched row by row.
 //!
 //! Dictionaries and run-end encodings go through
 //! [`per_value`](super::logical::per_value): the kernel runs once on the
@@ -466,11 +476,33 @@ fn offsets_kernel<O: Offset>(
         return BooleanBuffer::new_unset(len);
     }
     #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") {
+        // SAFETY: the CPU has AVX-512 F and BW (and so AVX2).
+        return unsafe { offsets_words_avx512(offsets, values, test, lit) };
+    }
+    #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2.
         return unsafe { offsets_words_avx2(offsets, values, test, lit) };
     }
     offsets_words::<O, false>(offsets, values, test, lit)
+}
+
+/// [`offsets_words`] compiled for AVX-512 F and BW, with the AVX-512 word
+/// of short rows ([`x512`]).
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F and BW.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+unsafe fn offsets_words_avx512<O: Offset>(
+    offsets: &[O],
+    values: &[u8],
+    test: StringMatch,
+    lit: &[u8],
+) -> BooleanBuffer {
+    offsets_words_with::<O, true, true>(offsets, values, test, lit)
 }
 
 /// [`offsets_words`] compiled for AVX2.
@@ -500,6 +532,18 @@ fn offsets_words<O: Offset, const AVX2: bool>(
     test: StringMatch,
     lit: &[u8],
 ) -> BooleanBuffer {
+    offsets_words_with::<O, AVX2, false>(offsets, values, test, lit)
+}
+
+/// [`offsets_words`], with the AVX-512 word of short rows when `X512` (the
+/// caller checked the CPU).
+#[inline(always)]
+fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
+    offsets: &[O],
+    values: &[u8],
+    test: StringMatch,
+    lit: &[u8],
+) -> BooleanBuffer {
     let len = offsets.len() - 1;
     let l = O::usize_as(lit.len());
     let ends = Ends::new(lit);
@@ -510,6 +554,30 @@ fn offsets_words<O: Offset, const AVX2: bool>(
         let w: &[O; 65] = offsets.get(base..base + 65)?.try_into().ok()?;
         let (first, end) = (w[0].as_usize(), w[64].as_usize());
         (k == 64 && end + 8 <= values.len() && end - first <= SHORT_WORD).then_some(w)
+    };
+    // The AVX-512 word (`X512`, the caller checked the CPU) of the rows
+    // `base..base + 64` with `pat`, the literal's first (`at_end`: last) up
+    // to 8 bytes, when they are short and their blocks lie in the buffer.
+    let wide = |base: usize, k: usize, at_least: bool, at_end: bool| -> Option<u64> {
+        #[cfg(target_arch = "x86_64")]
+        if X512 && k == 64 && !lit.is_empty() {
+            let w: &[O; 65] = offsets.get(base..base + 65)?.try_into().ok()?;
+            if !x512::fits(w[0].as_usize(), w[64].as_usize(), values.len()) {
+                return None;
+            }
+            let n = lit.len().min(8);
+            let pat = if at_end {
+                &lit[lit.len() - n..]
+            } else {
+                &lit[..n]
+            };
+            // SAFETY: `X512` only under `offsets_words_avx512`, whose
+            // caller checked the CPU; `fits` holds; `1 <= n <= 8` and
+            // `n <= lit.len() = l` (the literal is not empty here).
+            return Some(unsafe { O::anchored_avx512(w, values, pat, l, at_least, at_end) });
+        }
+        let _ = (base, k, at_least, at_end);
+        None
     };
     // The survivors of the first 8 bytes compare the rest.
     let rest = |base: usize, m: u64| -> u64 {
@@ -532,6 +600,9 @@ fn offsets_words<O: Offset, const AVX2: bool>(
             // early.
             let mut sparse = true;
             words(len, |base, k| {
+                if let Some(m) = wide(base, k, at_least, false) {
+                    return rest(base, m);
+                }
                 if sparse {
                     prefetch_heads(offsets, values, base + 64 * AHEAD);
                 }
@@ -548,6 +619,15 @@ fn offsets_words<O: Offset, const AVX2: bool>(
             })
         }
         StringMatch::EndsWith => words(len, |base, k| {
+            if let Some(m) = wide(base, k, true, true) {
+                if lit.len() <= 8 {
+                    return m;
+                }
+                return refine(m, |j| {
+                    let e = start(base + j + 1);
+                    eq_bytes(&values[e - lit.len()..e - 8], &lit[..lit.len() - 8])
+                });
+            }
             let m = len_mask::<O, AVX2>(offsets, base, k, l, true);
             let w = offsets
                 .get(base..base + 65)
@@ -567,7 +647,27 @@ fn offsets_words<O: Offset, const AVX2: bool>(
                 _ => refine(m, |j| suffix_eq(values, start(base + j + 1), lit, &ends)),
             }
         }),
-        StringMatch::Contains => contains_offsets::<O, AVX2>(offsets, values, lit),
+        StringMatch::Contains => {
+            #[cfg(target_arch = "x86_64")]
+            if X512 && contains_words_pay(offsets, lit) && x512_vbmi2() {
+                let finder = Finder::new(lit);
+                return words(len, |base, k| {
+                    let w = offsets
+                        .get(base..base + 65)
+                        .and_then(|w| <&[O; 65]>::try_from(w).ok())
+                        .filter(|_| k == 64);
+                    // SAFETY: `X512` only under `offsets_words_avx512`,
+                    // whose caller checked AVX-512 F and BW, and VBMI2
+                    // was checked above; `1 <= lit.len() <= 8` (by
+                    // `contains_words_pay`).
+                    if let Some(m) = w.and_then(|w| unsafe { O::contains_avx512(w, values, lit) }) {
+                        return m;
+                    }
+                    contains_rows(&offsets[base..base + k + 1], values, &finder)
+                });
+            }
+            contains_offsets::<O, AVX2>(offsets, values, lit)
+        }
     }
 }
 
@@ -578,6 +678,30 @@ trait Offset: OffsetSizeTrait {
     /// (`at_least`: at least `l`), in AVX2. `l` is at least 1.
     #[cfg(target_arch = "x86_64")]
     fn len_mask_avx2(w: &[Self; 65], l: Self, at_least: bool) -> u64;
+
+    /// [`x512::anchored_i32`] / [`x512::anchored_i64`].
+    ///
+    /// # Safety
+    ///
+    /// As for [`x512::anchored_i32`].
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn anchored_avx512(
+        w: &[Self; 65],
+        values: &[u8],
+        pat: &[u8],
+        l: Self,
+        at_least: bool,
+        at_end: bool,
+    ) -> u64;
+
+    /// [`x512::contains_word`] of the rows of `w`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F, BW and VBMI2, and `1 <= pat.len() <=
+    /// 8`.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn contains_avx512(w: &[Self; 65], values: &[u8], pat: &[u8]) -> Option<u64>;
 }
 
 impl Offset for i32 {
@@ -588,6 +712,27 @@ impl Offset for i32 {
         // checked that the CPU has AVX2.
         unsafe { x86::len_mask_i32(w, l, at_least) }
     }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn anchored_avx512(
+        w: &[i32; 65],
+        values: &[u8],
+        pat: &[u8],
+        l: i32,
+        at_least: bool,
+        at_end: bool,
+    ) -> u64 {
+        // SAFETY: as the caller promised.
+        unsafe { x512::anchored_i32(w, values, pat, l, at_least, at_end) }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn contains_avx512(w: &[i32; 65], values: &[u8], pat: &[u8]) -> Option<u64> {
+        // SAFETY: as the caller promised.
+        unsafe { x512::contains_word(w, w[0] as usize, w[64] as usize, values, pat) }
+    }
 }
 
 impl Offset for i64 {
@@ -596,6 +741,29 @@ impl Offset for i64 {
     fn len_mask_avx2(w: &[i64; 65], l: i64, at_least: bool) -> u64 {
         // SAFETY: as for `i32`.
         unsafe { x86::len_mask_i64(w, l, at_least) }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn anchored_avx512(
+        w: &[i64; 65],
+        values: &[u8],
+        pat: &[u8],
+        l: i64,
+        at_least: bool,
+        at_end: bool,
+    ) -> u64 {
+        // SAFETY: as the caller promised.
+        unsafe { x512::anchored_i64(w, values, pat, l, at_least, at_end) }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn contains_avx512(w: &[i64; 65], values: &[u8], pat: &[u8]) -> Option<u64> {
+        let (first, end) = (w[0] as usize, w[64] as usize);
+        // SAFETY: as the caller promised; the offsets less `w[0]` as
+        // `i32` (at most `SPAN_BIG` for valid rows of a word that fits).
+        unsafe { x512::contains_word(&x512::narrow(w), first, end, values, pat) }
     }
 }
 
@@ -784,6 +952,408 @@ mod x86 {
         }
         m
     }
+}
+
+/// The AVX-512 word of `=`, StartsWith and EndsWith over short rows: the
+/// positions in the word's bytes where the literal's first (or last)
+/// `k <= 8` bytes start become a bitmap, 64 positions a block (`k` loads
+/// or-ed as `x ^ byte`, one `vpternlogd` each, and a zero test); then
+/// the length test of 16 rows to a step (`i64` offsets less the first
+/// as `i32`), and each
+/// candidate's bit picked from the bitmap by a permute at its start (or
+/// end less `k`). Computing only the blocks that hold a candidate (from
+/// the length test first) measured 1.3-1.9x slower: the blocks then wait
+/// for the offsets, and the loop over them mispredicts.
+#[cfg(target_arch = "x86_64")]
+mod x512 {
+    use core::arch::x86_64::*;
+
+    /// The most bytes a word's rows may span (16 blocks of 64 positions:
+    /// the bitmap is two 512-bit registers).
+    pub(super) const SPAN: usize = 1024;
+
+    /// Whether the word whose rows span `values[first..end]` fits: at most
+    /// [`SPAN`] bytes, and the blocks of 64 positions covering them, plus
+    /// 7 bytes, inside `values`.
+    #[inline(always)]
+    pub(super) fn fits(first: usize, end: usize, len: usize) -> bool {
+        fits_in(first, end, len, SPAN)
+    }
+
+    /// [`fits`] with at most `span` bytes (no overflow whatever the
+    /// offsets).
+    #[inline(always)]
+    fn fits_in(first: usize, end: usize, len: usize, span: usize) -> bool {
+        end >= first
+            && end - first <= span
+            && first
+                .checked_add((end - first).div_ceil(64) * 64 + 7)
+                .is_some_and(|e| e <= len)
+    }
+
+    /// Bit `p` of the result is whether `values[first + p..]` begins with
+    /// `pat` (1 to 8 bytes), for `p` in the `blocks` blocks of 64
+    /// positions; the bits above are zero. As 32 `u32` lanes of two
+    /// registers.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F and BW, `fits(first, end,
+    /// values.len())` with `blocks = ceil((end - first) / 64)`, and
+    /// `1 <= pat.len() <= 8`.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    unsafe fn positions(
+        values: &[u8],
+        first: usize,
+        blocks: usize,
+        pat: &[u8],
+    ) -> (__m512i, __m512i) {
+        let mut bits = [0u64; 16];
+        // SAFETY: as the caller promised; `blocks <= 16` (by `fits`).
+        unsafe { fill(values, first, pat, &mut bits[..blocks]) };
+        // SAFETY: 16 `u64`, two 64-byte loads.
+        unsafe {
+            (
+                _mm512_loadu_si512(bits.as_ptr().cast()),
+                _mm512_loadu_si512(bits.as_ptr().add(8).cast()),
+            )
+        }
+    }
+
+    /// Bit `p` of `bits` (its `64 * bits.len()` positions) is whether
+    /// `values[first + p..]` begins with `pat` (1 to 8 bytes).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F and BW, `first + 64 * bits.len() + 7 <=
+    /// values.len()` and `1 <= pat.len() <= 8`.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    unsafe fn fill(values: &[u8], first: usize, pat: &[u8], bits: &mut [u64]) {
+        // SAFETY: as the caller promised (`pat.len()` picks the copy).
+        unsafe {
+            match pat.len() {
+                1 => fill_k::<1>(values, first, pat, bits),
+                2 => fill_k::<2>(values, first, pat, bits),
+                3 => fill_k::<3>(values, first, pat, bits),
+                4 => fill_k::<4>(values, first, pat, bits),
+                5 => fill_k::<5>(values, first, pat, bits),
+                6 => fill_k::<6>(values, first, pat, bits),
+                7 => fill_k::<7>(values, first, pat, bits),
+                _ => fill_k::<8>(values, first, pat, bits),
+            }
+        }
+    }
+
+    /// [`fill`] for a pattern of `K` bytes.
+    ///
+    /// # Safety
+    ///
+    /// As for [`fill`], and `pat.len() == K`.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    unsafe fn fill_k<const K: usize>(values: &[u8], first: usize, pat: &[u8], bits: &mut [u64]) {
+        let mut lits = [_mm512_setzero_si512(); K];
+        for (v, &b) in lits.iter_mut().zip(pat) {
+            *v = _mm512_set1_epi8(b as i8);
+        }
+        // SAFETY: `first <= values.len()` (as the caller promised).
+        let p = unsafe { values.as_ptr().add(first) };
+        for (t, out) in bits.iter_mut().enumerate() {
+            let mut acc = _mm512_setzero_si512();
+            for (i, lit) in lits.iter().enumerate() {
+                // SAFETY: `t < bits.len()`, so bytes first + 64t + i .. + 64
+                // end at most at first + 64 * bits.len() + 7 <=
+                // values.len() (as the caller promised).
+                let x = unsafe { _mm512_loadu_si512(p.add(64 * t + i).cast()) };
+                // acc | (x ^ lit)
+                acc = _mm512_ternarylogic_epi32::<0xf6>(acc, x, *lit);
+            }
+            *out = _mm512_testn_epi8_mask(acc, acc);
+        }
+    }
+
+    /// The bits of the 64 rows of `w` (offsets, `w[0]..w[64]` passing
+    /// [`fits`]) whose length is `l` (`at_least`: at least `l`,
+    /// `l >= pat.len()`) and whose first (`at_end`: last) `pat.len()`
+    /// bytes are `pat`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F and BW, `fits(w[0], w[64],
+    /// values.len())`, `1 <= pat.len() <= 8` and `pat.len() <= l`.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    pub(super) unsafe fn anchored_i32(
+        w: &[i32; 65],
+        values: &[u8],
+        pat: &[u8],
+        l: i32,
+        at_least: bool,
+        at_end: bool,
+    ) -> u64 {
+        // SAFETY: as the caller promised.
+        unsafe { anchored(w, w[0] as usize, values, pat, l, at_least, at_end) }
+    }
+
+    /// [`anchored_i32`] for `i64` offsets: the offsets less `w[0]` (at
+    /// most [`SPAN`] for the offsets of valid rows) as `i32`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`anchored_i32`].
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    pub(super) unsafe fn anchored_i64(
+        w: &[i64; 65],
+        values: &[u8],
+        pat: &[u8],
+        l: i64,
+        at_least: bool,
+        at_end: bool,
+    ) -> u64 {
+        let rel = narrow(w);
+        // `l` is at most a row's length here, or no row has it.
+        let l = i32::try_from(l).unwrap_or(i32::MAX);
+        // SAFETY: as the caller promised; `rel[0] = 0` and `w[0]` is the
+        // first row's start.
+        unsafe { anchored(&rel, w[0] as usize, values, pat, l, at_least, at_end) }
+    }
+
+    /// The offsets less `w[0]` as `i32` (at most [`SPAN`] for the
+    /// offsets of valid rows of a word that fits).
+    #[inline(always)]
+    pub(super) fn narrow(w: &[i64; 65]) -> [i32; 65] {
+        let mut rel = [0i32; 65];
+        for (r, &o) in rel.iter_mut().zip(w) {
+            *r = o.wrapping_sub(w[0]) as i32;
+        }
+        rel
+    }
+
+    /// [`anchored_i32`] of the rows starting at `first + (w[j] - w[0])`.
+    /// Offsets that are not those of valid rows give wrong bits, never a
+    /// read outside `values`: the blocks read are those of
+    /// `values[first..first + w[64] - w[0]]`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F and BW, `fits(first, first + (w[64] -
+    /// w[0]), values.len())`, `1 <= pat.len() <= 8` and `pat.len() <= l`.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    unsafe fn anchored(
+        w: &[i32; 65],
+        first: usize,
+        values: &[u8],
+        pat: &[u8],
+        l: i32,
+        at_least: bool,
+        at_end: bool,
+    ) -> u64 {
+        let blocks = (w[64].wrapping_sub(w[0]) as usize).div_ceil(64);
+        // SAFETY: as the caller promised.
+        let (lo, hi) = unsafe { positions(values, first, blocks, pat) };
+        let want = _mm512_set1_epi32(l);
+        // A row's bit: its start, or its end less the pattern, from `w[0]`.
+        let at = _mm512_set1_epi32(if at_end {
+            w[0].wrapping_add(pat.len() as i32)
+        } else {
+            w[0]
+        });
+        let (five, low5, one) = (
+            _mm512_set1_epi32(5),
+            _mm512_set1_epi32(31),
+            _mm512_set1_epi32(1),
+        );
+        let p = w.as_ptr();
+        let mut m = 0u64;
+        for c in 0..4 {
+            // SAFETY: lanes 16c..16c + 17 <= 65 of `w`.
+            let (a, b) = unsafe {
+                (
+                    _mm512_loadu_si512(p.add(16 * c).cast()),
+                    _mm512_loadu_si512(p.add(16 * c + 1).cast()),
+                )
+            };
+            let n = _mm512_sub_epi32(b, a);
+            let long = if at_least {
+                _mm512_cmpge_epi32_mask(n, want)
+            } else {
+                _mm512_cmpeq_epi32_mask(n, want)
+            };
+            // The candidates' bit positions lie in the blocks; the other
+            // lanes are masked off (a permute reads only the low 5 bits of
+            // an index).
+            let s = _mm512_sub_epi32(if at_end { b } else { a }, at);
+            let d = _mm512_permutex2var_epi32(lo, _mm512_srlv_epi32(s, five), hi);
+            let bit = _mm512_srlv_epi32(d, _mm512_and_si512(s, low5));
+            m |= u64::from(_mm512_mask_test_epi32_mask(long, bit, one)) << (16 * c);
+        }
+        m
+    }
+
+    /// The bits of the 64 rows starting at `first + (w[j] - w[0])` that
+    /// hold `pat` (1 to 8 bytes): the positions where `pat` starts as a
+    /// bitmap, then for each row the 64 bits from its start (a funnel
+    /// shift of two bitmap words, picked by a permute from two registers,
+    /// or with `BIG` gathered from memory), 8 rows a step, of which the
+    /// first `len - pat.len() + 1` (a match that ends inside the row) must
+    /// not all be zero. `None` when a row is longer than `63 + pat.len()`
+    /// bytes (its positions do not fit a word).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F, BW and VBMI2, `fits(first, first +
+    /// (w[64] - w[0]), values.len())` (`BIG`: `fits_big`), and `1 <=
+    /// pat.len() <= 8`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+    #[inline]
+    pub(super) unsafe fn contains<const BIG: bool>(
+        w: &[i32; 65],
+        first: usize,
+        values: &[u8],
+        pat: &[u8],
+    ) -> Option<u64> {
+        let blocks = (w[64].wrapping_sub(w[0]) as usize).div_ceil(64);
+        let mut bits = [0u64; BIG_WORDS];
+        let (lo, hi) = if BIG {
+            // SAFETY: as the caller promised; `blocks <= 64` (by
+            // `fits_big`).
+            unsafe { fill(values, first, pat, &mut bits[..blocks]) };
+            (_mm512_setzero_si512(), _mm512_setzero_si512())
+        } else {
+            // SAFETY: as the caller promised.
+            unsafe { positions(values, first, blocks, pat) }
+        };
+        let at = _mm512_set1_epi64(i64::from(w[0]));
+        let k = _mm512_set1_epi64(pat.len() as i64 - 1);
+        let (six, low6, one, ones, wide) = (
+            _mm512_set1_epi64(6),
+            _mm512_set1_epi64(63),
+            _mm512_set1_epi64(1),
+            _mm512_set1_epi64(-1),
+            _mm512_set1_epi64(64),
+        );
+        let last = _mm512_set1_epi64(BIG_WORDS as i64 - 1);
+        let p = w.as_ptr();
+        let (mut m, mut over) = (0u64, 0u8);
+        for c in 0..8 {
+            // SAFETY: lanes 8c..8c + 9 <= 65 of `w`.
+            let (a, b) = unsafe {
+                (
+                    _mm512_cvtepi32_epi64(_mm256_loadu_si256(p.add(8 * c).cast())),
+                    _mm512_cvtepi32_epi64(_mm256_loadu_si256(p.add(8 * c + 1).cast())),
+                )
+            };
+            // The positions a match may start at: len - k + 1 of them.
+            let n = _mm512_sub_epi64(_mm512_sub_epi64(b, a), k);
+            over |= _mm512_cmpgt_epi64_mask(n, wide);
+            let s = _mm512_sub_epi64(a, at);
+            let q = _mm512_srlv_epi64(s, six);
+            // The bitmap words q and q + 1 (the bits above the row's are
+            // masked: a `q + 1` past the bitmap, wrapped or clamped, is
+            // above any row's positions).
+            let (x, y) = if BIG {
+                // Clamped to the bitmap: offsets of rows that are not
+                // valid give wrong bits, never a read outside it.
+                let q0 = _mm512_min_epu64(q, last);
+                let q1 = _mm512_min_epu64(_mm512_add_epi64(q, one), last);
+                // SAFETY: indices at most BIG_WORDS - 1 into `bits`.
+                unsafe {
+                    (
+                        _mm512_i64gather_epi64::<8>(q0, bits.as_ptr().cast()),
+                        _mm512_i64gather_epi64::<8>(q1, bits.as_ptr().cast()),
+                    )
+                }
+            } else {
+                (
+                    _mm512_permutex2var_epi64(lo, q, hi),
+                    _mm512_permutex2var_epi64(lo, _mm512_add_epi64(q, one), hi),
+                )
+            };
+            // Bits s.. of the bitmap.
+            let from = _mm512_shrdv_epi64(x, y, _mm512_and_si512(s, low6));
+            // Low `n` bits (none for n <= 0: a shift of 64 or more is 0).
+            let keep = _mm512_srlv_epi64(ones, _mm512_sub_epi64(wide, n));
+            let some = _mm512_cmpgt_epi64_mask(n, _mm512_setzero_si512());
+            m |= u64::from(_mm512_mask_test_epi64_mask(some, from, keep)) << (8 * c);
+        }
+        (over == 0).then_some(m)
+    }
+
+    /// [`contains`] of the rows starting at `first + (w[j] - w[0])`, the
+    /// last ending at `end`, when they fit ([`fits`], else [`fits_big`]).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F, BW and VBMI2, `w[64] - w[0] = end -
+    /// first` when `end - first <= SPAN_BIG`, and `1 <= pat.len() <= 8`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+    #[inline]
+    pub(super) unsafe fn contains_word(
+        w: &[i32; 65],
+        first: usize,
+        end: usize,
+        values: &[u8],
+        pat: &[u8],
+    ) -> Option<u64> {
+        if fits(first, end, values.len()) {
+            // SAFETY: as the caller promised, and `fits` holds.
+            unsafe { contains::<false>(w, first, values, pat) }
+        } else if fits_big(first, end, values.len()) {
+            // SAFETY: as the caller promised, and `fits_big` holds.
+            unsafe { contains::<true>(w, first, values, pat) }
+        } else {
+            None
+        }
+    }
+
+    /// The most bytes a word's rows may span for `contains::<true>` (64
+    /// blocks: the bitmap is 64 words in memory).
+    pub(super) const SPAN_BIG: usize = 4096;
+
+    /// The bitmap words of `contains::<true>`.
+    const BIG_WORDS: usize = SPAN_BIG / 64;
+
+    /// [`fits`] with [`SPAN_BIG`].
+    #[inline(always)]
+    pub(super) fn fits_big(first: usize, end: usize, len: usize) -> bool {
+        fits_in(first, end, len, SPAN_BIG)
+    }
+}
+
+/// Whether Contains takes the AVX-512 words ([`x512::contains_word`]): a
+/// literal of 1 to 8 bytes and rows of at most 48 bytes on average (most
+/// words then span at most [`x512::SPAN_BIG`] bytes; a word that does not
+/// is searched row by row).
+#[cfg(target_arch = "x86_64")]
+fn contains_words_pay<O: OffsetSizeTrait>(offsets: &[O], lit: &[u8]) -> bool {
+    let (Some(first), Some(last)) = (offsets.first(), offsets.last()) else {
+        return false;
+    };
+    let rows = offsets.len() - 1;
+    (1..=8).contains(&lit.len()) && (last.as_usize() - first.as_usize()) <= 48 * rows
+}
+
+/// Whether the CPU has AVX-512 VBMI2 (the funnel shifts of
+/// [`x512::contains_word`]).
+#[cfg(target_arch = "x86_64")]
+fn x512_vbmi2() -> bool {
+    std::is_x86_feature_detected!("avx512vbmi2")
+}
+
+/// Contains of each of the rows of `offsets` (at most 64), one `memmem`
+/// search (`finder`, of the literal) a row.
+#[cfg(target_arch = "x86_64")]
+fn contains_rows<O: OffsetSizeTrait>(offsets: &[O], values: &[u8], finder: &Finder<'_>) -> u64 {
+    let mut m = 0u64;
+    for (j, w) in offsets.windows(2).enumerate() {
+        let row = &values[w[0].as_usize()..w[1].as_usize()];
+        m |= u64::from(finder.find(row).is_some()) << j;
+    }
+    m
 }
 
 /// The row `r >= row` whose bytes hold position `p`: the first with
@@ -1323,6 +1893,20 @@ mod tests {
                         assert_eq!(a, portable, "{test:?} {lit:?}");
                         assert_eq!(b, portable, "{test:?} {lit:?}");
                     }
+                    #[cfg(target_arch = "x86_64")]
+                    if std::is_x86_feature_detected!("avx512f")
+                        && std::is_x86_feature_detected!("avx512bw")
+                    {
+                        // SAFETY: the CPU has AVX-512 F and BW.
+                        let (a, b) = unsafe {
+                            (
+                                offsets_words_avx512(&offsets[from..], &values, test, lit),
+                                offsets_words_avx512(&small[from..], &values, test, lit),
+                            )
+                        };
+                        assert_eq!(a, portable, "{test:?} {lit:?} AVX-512");
+                        assert_eq!(b, portable, "{test:?} {lit:?} AVX-512");
+                    }
                 }
             }
         }
@@ -1578,6 +2162,118 @@ mod tests {
                             };
                             assert_eq!(a, portable, "{test:?} {lit:?} mode {mode} AVX2");
                             assert_eq!(b, portable, "{test:?} {lit:?} mode {mode} AVX2");
+                        }
+                        #[cfg(target_arch = "x86_64")]
+                        if std::is_x86_feature_detected!("avx512f")
+                            && std::is_x86_feature_detected!("avx512bw")
+                        {
+                            // SAFETY: the CPU has AVX-512 F and BW.
+                            let (a, b) = unsafe {
+                                (
+                                    offsets_words_avx512(o64, &values, test, lit),
+                                    offsets_words_avx512(o32, &values, test, lit),
+                                )
+                            };
+                            assert_eq!(a, portable, "{test:?} {lit:?} mode {mode} AVX-512");
+                            assert_eq!(b, portable, "{test:?} {lit:?} mode {mode} AVX-512");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The AVX-512 words of short rows ([`x512`], Contains too) where the
+    /// CPU has it, against the row-by-row oracle at their edges: words
+    /// whose rows span exactly [`x512::SPAN`] bytes (rows of 16) and one
+    /// row byte more (the word falls back), rows of one length each from 0
+    /// to 18, one of 70 (Contains searches that word row by row), literals
+    /// of 1 to 17 bytes (a prefix of the rows, a suffix, inside, half of it
+    /// at a row's end and the rest at the next one's start, or one byte
+    /// off), multi-byte UTF-8, and values with 0 to 9 bytes after the last
+    /// row (the last words' blocks fit or fall back), sliced at both ends.
+    #[test]
+    fn avx512_word_edges_agree_with_rows() {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") {
+            let mut rng = crate::xorshift::XorShift::new(0xa5_12ed_9e5a_0001);
+            let mut next = move || rng.next_u64();
+            let base = "abcdéfghijklmnopq".as_bytes();
+            for n in 0..=18usize {
+                for l in [1usize, 2, 4, 5, 8, 9, 16, 17] {
+                    let lit = &base[..l.min(base.len())];
+                    let mut offsets = vec![0i64];
+                    let mut values = Vec::new();
+                    for i in 0..400usize {
+                        // Rows of `n` bytes, or (every 7th) 16, or (in one
+                        // word) 70 (a Contains word searched row by row).
+                        let len = match i {
+                            200 => 70,
+                            _ if i % 7 == 3 => 16,
+                            _ => n,
+                        };
+                        let start = values.len();
+                        let half = lit.len() / 2;
+                        match next() % 6 {
+                            0 => values.extend(
+                                lit.iter()
+                                    .copied()
+                                    .chain(base.iter().copied().cycle())
+                                    .take(len),
+                            ),
+                            1 => {
+                                let tail = lit.len().min(len);
+                                values.extend((0..len - tail).map(|_| b'x'));
+                                values.extend_from_slice(&lit[lit.len() - tail..]);
+                            }
+                            2 => {
+                                // The literal inside, or its first half at
+                                // the row's end (the next row may start
+                                // with the second half: no match).
+                                let fill = len.saturating_sub(lit.len()) / 2;
+                                values.extend((0..fill).map(|_| b'y'));
+                                let part = if next() % 2 == 0 { lit } else { &lit[..half] };
+                                values.extend(part.iter().copied().take(len - fill));
+                                values.extend((values.len() - start..len).map(|_| b'z'));
+                            }
+                            3 => values.extend(lit[half..].iter().copied().cycle().take(len)),
+                            _ => values.extend(base.iter().copied().cycle().take(len)),
+                        }
+                        if next() % 3 == 0 && len > 0 {
+                            let at = start + (next() as usize) % len;
+                            values[at] ^= 1;
+                        }
+                        offsets.push(values.len() as i64);
+                    }
+                    for pad in [0usize, 1, 6, 7, 8, 9] {
+                        let mut v = values.clone();
+                        v.extend((0..pad).map(|_| b'a'));
+                        let v = v.into_boxed_slice();
+                        let small: Vec<i32> = offsets.iter().map(|&o| o as i32).collect();
+                        let row = |i: usize| &v[offsets[i] as usize..offsets[i + 1] as usize];
+                        for test in StringMatch::ALL {
+                            let want: Vec<bool> = (0..400)
+                                .map(|i| match test {
+                                    StringMatch::Equal => row(i) == lit,
+                                    StringMatch::StartsWith => row(i).starts_with(lit),
+                                    StringMatch::EndsWith => row(i).ends_with(lit),
+                                    StringMatch::Contains => {
+                                        row(i).windows(lit.len()).any(|w| w == lit)
+                                    }
+                                })
+                                .collect();
+                            for (from, to) in [(0, 400), (3, 400), (64, 397)] {
+                                // SAFETY: the CPU has AVX-512 F and BW.
+                                let (a, b) = unsafe {
+                                    (
+                                        offsets_words_avx512(&offsets[from..=to], &v, test, lit),
+                                        offsets_words_avx512(&small[from..=to], &v, test, lit),
+                                    )
+                                };
+                                let what = format!("{test:?} {lit:?} rows {n} pad {pad} {from}");
+                                assert_eq!(a.iter().collect::<Vec<_>>(), want[from..to], "{what}");
+                                assert_eq!(b, a, "{what}");
+                            }
                         }
                     }
                 }
