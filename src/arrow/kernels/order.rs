@@ -144,27 +144,48 @@ impl IeeeFast for f64 {
     const ZERO_FOR_IEEE: Self = 0.0;
 }
 
-/// [`compare`] compiled for the best vector instructions the CPU has
-/// (AVX-512 compares into mask registers, or AVX2), chosen at run time; the
-/// baseline x86-64 target has no 64-bit vector compare, so without this a
-/// 64-bit column is compared one value at a time.
+/// The build of [`compare`] and [`between`] this CPU runs: AVX-512 (F, BW,
+/// DQ, VL: compares into mask registers), else AVX2, else the portable one.
+/// Asked of `std`, which caches the CPU's features.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Build {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+fn build() -> Build {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if avx512_pairs() {
+            return Build::Avx512;
+        }
+        if std::is_x86_feature_detected!("avx2") {
+            return Build::Avx2;
+        }
+    }
+    Build::Portable
+}
+
+/// [`compare`] in the build for this CPU ([`build`]); the baseline x86-64
+/// target has no 64-bit vector compare, so its portable build compares a
+/// 64-bit column one value at a time.
 pub(crate) fn compare_dispatch<T: JavaOrd + PartialOrd>(
     values: &[T],
     op: CompareOp,
     literal: T,
 ) -> BooleanBuffer {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if avx512_pairs() {
-            // SAFETY: the CPU has AVX-512 F, BW, DQ and VL (just checked).
-            return unsafe { compare_avx512(values, op, literal) };
-        }
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (just checked).
-            return unsafe { compare_avx2(values, op, literal) };
-        }
+    match build() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `build` saw AVX-512 F, BW, DQ and VL.
+        Build::Avx512 => unsafe { compare_avx512(values, op, literal) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `build` saw AVX2.
+        Build::Avx2 => unsafe { compare_avx2(values, op, literal) },
+        Build::Portable => compare(values, op, literal),
     }
-    compare(values, op, literal)
 }
 
 /// Whether [`compare_dispatch`] and [`between_dispatch`] have a vector
@@ -173,10 +194,7 @@ pub(crate) fn compare_dispatch<T: JavaOrd + PartialOrd>(
 /// and was measured slower than arrow-ord's kernel, so integer comparisons
 /// keep arrow-ord there (and on other targets, where ours is not measured).
 pub(crate) fn vector_builds() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return std::is_x86_feature_detected!("avx2");
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+    build() != Build::Portable
 }
 
 /// [`compare`] compiled for AVX-512.
@@ -260,24 +278,21 @@ pub(crate) fn between<T: JavaOrd + PartialOrd>(values: &[T], lower: T, upper: T)
     between_with::<T, false>(values, lower, upper)
 }
 
-/// [`between`] built for the CPU's vectors, as [`compare_dispatch`].
+/// [`between`] in the build for this CPU, as [`compare_dispatch`].
 pub(crate) fn between_dispatch<T: JavaOrd + PartialOrd>(
     values: &[T],
     lower: T,
     upper: T,
 ) -> BooleanBuffer {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if avx512_pairs() {
-            // SAFETY: the CPU has AVX-512 F, BW, DQ and VL (just checked).
-            return unsafe { between_avx512(values, lower, upper) };
-        }
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (just checked).
-            return unsafe { between_avx2(values, lower, upper) };
-        }
+    match build() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `build` saw AVX-512 F, BW, DQ and VL.
+        Build::Avx512 => unsafe { between_avx512(values, lower, upper) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `build` saw AVX2.
+        Build::Avx2 => unsafe { between_avx2(values, lower, upper) },
+        Build::Portable => between(values, lower, upper),
     }
-    between(values, lower, upper)
 }
 
 /// [`between`] compiled for AVX-512.
