@@ -68,7 +68,7 @@ pub(crate) fn owner() -> Owner {
 /// # Safety
 ///
 /// `array` passed `check_array`, which saw `i < n_buffers`.
-unsafe fn buffer(array: &ArrowArray, i: usize) -> *const c_void {
+pub(crate) unsafe fn buffer(array: &ArrowArray, i: usize) -> *const c_void {
     // SAFETY: `buffers` holds `n_buffers` pointers (checked).
     unsafe { *array.buffers.add(i) }
 }
@@ -88,22 +88,22 @@ unsafe fn borrowed(ptr: *const c_void, len: usize, owner: &Owner) -> Option<Buff
     Some(unsafe { Buffer::from_custom_allocation(ptr, len, owner.clone()) })
 }
 
-/// The validity of rows `[offset, offset + length)`: `Some(None)` when
-/// there is no bitmap, the producer's `null_count` is 0 or the bitmap has
-/// no null; `Some(nulls)` with the bitmap's own count when the producer's
-/// `null_count` is unknown (-1) or agrees; `None` otherwise (the reference
-/// reports it).
+/// The validity bitmap of rows `[offset, offset + length)` and its null
+/// count: `Some(None)` when there is no bitmap, the producer's `null_count`
+/// is 0 or the bitmap has no null; `Some(Some((bits, null_count)))` with the
+/// bitmap's own count when the producer's `null_count` is unknown (-1) or
+/// agrees; `None` otherwise (the reference reports it).
 ///
 /// # Safety
 ///
 /// `array` passed `check_array` with a type that has a validity buffer;
-/// a non-NULL bitmap holds `ceil((offset + length) / 8)` bytes.
-unsafe fn nulls(
+/// a non-NULL bitmap holds `ceil((offset + length) / 8)` bytes, which stay
+/// readable for `'a`.
+pub(crate) unsafe fn checked_validity<'a>(
     array: &ArrowArray,
     offset: usize,
     length: usize,
-    owner: &Owner,
-) -> Option<Option<NullBuffer>> {
+) -> Option<Option<(&'a [u8], usize)>> {
     // SAFETY: buffer 0 is the validity of these types (checked).
     let ptr = unsafe { buffer(array, 0) };
     // As arrow-rs' `ArrayDataBuilder`: no bitmap, or a producer that counts
@@ -113,19 +113,34 @@ unsafe fn nulls(
         return Some(None);
     }
     let bytes = (offset + length).div_ceil(8);
-    // SAFETY: the bitmap covers `offset + length` bits (the caller's
-    // promise).
+    // SAFETY: the bitmap covers `offset + length` bits for `'a` (the
+    // caller's promise).
     let bits = unsafe { core::slice::from_raw_parts(ptr.cast::<u8>(), bytes) };
     let valid = bitbytes::count_selected(bits, None, offset, length, false).ok()?;
     let null_count = length - valid;
     if array.null_count != -1 && usize::try_from(array.null_count) != Ok(null_count) {
         return None;
     }
-    if null_count == 0 {
+    Some((null_count != 0).then_some((bits, null_count)))
+}
+
+/// [`checked_validity`] as an arrow-rs null buffer borrowing the bitmap.
+///
+/// # Safety
+///
+/// As [`checked_validity`], for as long as the buffer (and its clones) live.
+unsafe fn nulls(
+    array: &ArrowArray,
+    offset: usize,
+    length: usize,
+    owner: &Owner,
+) -> Option<Option<NullBuffer>> {
+    // SAFETY: forwarded.
+    let Some((bits, null_count)) = unsafe { checked_validity(array, offset, length) }? else {
         return Some(None);
-    }
+    };
     // SAFETY: as `bits`.
-    let buffer = unsafe { borrowed(ptr, bytes, owner) }?;
+    let buffer = unsafe { borrowed(bits.as_ptr().cast(), bits.len(), owner) }?;
     let bits = BooleanBuffer::new(buffer, offset, length);
     // SAFETY: `null_count` was counted on these very bits.
     Some(Some(unsafe { NullBuffer::new_unchecked(bits, null_count) }))

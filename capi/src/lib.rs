@@ -42,6 +42,8 @@
 extern crate std;
 
 pub mod arrow;
+#[cfg(feature = "predicate")]
+mod borrowed;
 mod core_fns;
 #[cfg(feature = "predicate")]
 mod direct;

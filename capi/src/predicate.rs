@@ -6,9 +6,12 @@
 //! `to_paimon_json`, `test_into` and `test_stats_into`. Each call borrows the
 //! caller's structs (see `import::import`): only the columns the predicate
 //! reads are imported, each validated in full, and every imported array is
-//! dropped before the call returns.
+//! dropped before the call returns. A predicate of comparisons and null
+//! tests over primitive columns (under And / Or) skips the arrow-rs arrays:
+//! `borrowed.rs` reads the values in place after the same checks.
 
 use crate::arrow::{ArrowArray, ArrowSchema};
+use crate::borrowed::{self, Plan};
 use crate::ffi::{guard, input, output, output_ref, set_last_error};
 use crate::import::{
     c_str_is, check_array, check_child_schema, check_no_null_rows, check_struct_schema,
@@ -25,6 +28,7 @@ use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
 use bitbytes::arrow::{ColumnStats, Predicate, StatsBatch, StatsVerdict};
 use core::ffi::CStr;
 use core::ffi::{c_char, c_int};
+use std::borrow::Cow;
 use std::boxed::Box;
 use std::ffi::CString;
 use std::format;
@@ -41,7 +45,7 @@ pub struct BitbytesPredicate {
     predicate: Predicate,
     schema: Schema,
     /// The fields the predicate reads, with their parse-time types.
-    columns: Vec<(String, DataType)>,
+    pub(crate) columns: Vec<(String, DataType)>,
     /// For each of `columns`, its format string in the parse-time schema
     /// when that alone names its type (no dictionary, not nested): a batch
     /// column with the same format and no dictionary has that type, without
@@ -50,6 +54,9 @@ pub struct BitbytesPredicate {
     /// `columns` as an all-nullable schema: the batch handed to the
     /// predicate when the caller's types are exactly the parse-time ones.
     columns_schema: SchemaRef,
+    /// The predicate for `borrowed::test`, when all its leaves are ones it
+    /// runs.
+    pub(crate) plan: Option<Plan>,
 }
 
 /// Runs a predicate entry point: `guard`'s panic and code handling, then
@@ -158,7 +165,9 @@ pub unsafe extern "C" fn bitbytes_predicate_parse(
                 .map(|(n, t)| Field::new(n, t.clone(), true))
                 .collect::<Vec<_>>(),
         ));
+        let plan = Plan::new(&predicate, &columns);
         *out = Box::into_raw(Box::new(BitbytesPredicate {
+            plan,
             predicate,
             schema,
             columns,
@@ -235,8 +244,83 @@ pub unsafe extern "C" fn bitbytes_string_free(s: *mut c_char) {
     }
 }
 
-/// Imports the columns `p` reads from a batch, as a record batch of those
-/// columns only, and checks them against `p`'s schema.
+/// The batch's own checks: its schema's top (a live struct with non-NULL
+/// children), its structure (one buffer, `n_fields` non-NULL children), no
+/// null rows; its `offset` and `length`. Of the children, only those the
+/// predicate reads are checked in full, by [`read_column`]: the others are
+/// passed by name.
+///
+/// # Safety
+///
+/// `batch` and `schema` are live C Data Interface structs.
+pub(crate) unsafe fn check_batch(
+    batch: &ArrowArray,
+    schema: &ArrowSchema,
+) -> Result<(usize, usize), Failure> {
+    // SAFETY: forwarded.
+    unsafe { check_struct_schema(schema, &"schema") }?;
+    let n_fields = schema.n_children as usize;
+    // SAFETY: forwarded; a struct array's own structure (one buffer, one
+    // child per field) is checked here, the children by `read_column`.
+    unsafe { check_shallow_struct(batch, n_fields, &"batch") }?;
+    // SAFETY: checked as a struct just above.
+    unsafe { check_no_null_rows(batch, &"batch") }?;
+    offset_length(batch, &"batch")
+}
+
+/// Column `i` of `p.columns` in a batch that passed [`check_batch`]: its
+/// array, checked against its type in the batch's schema, that type (the
+/// parse-time one, borrowed, when the formats say they are the same), and
+/// whether it equals the parse-time type (else only their value types do).
+///
+/// # Safety
+///
+/// `batch` and `schema` passed [`check_batch`].
+pub(crate) unsafe fn read_column<'a>(
+    p: &'a BitbytesPredicate,
+    i: usize,
+    batch: &'a ArrowArray,
+    schema: &'a ArrowSchema,
+) -> Result<(&'a ArrowArray, Cow<'a, DataType>, bool), Failure> {
+    let ((name, want), format) = (&p.columns[i], &p.formats[i]);
+    // SAFETY: `schema` passed `check_struct_schema`.
+    let index = unsafe { find_child(schema, name, &"schema") }?.ok_or_else(|| {
+        fail(
+            Status::SchemaMismatch,
+            format!("the predicate reads field `{name}`, which the batch's schema does not have"),
+        )
+    })?;
+    // SAFETY: `check_struct_schema` saw `children` holding `n_children`
+    // non-NULL pointers.
+    let child_schema = unsafe { &**schema.children.add(index) };
+    // SAFETY: a child of the export (the caller's contract).
+    unsafe { check_child_schema(child_schema, &Path::Child(&"schema", index)) }?;
+    // SAFETY: a checked schema's format is non-NULL, NUL-terminated.
+    let same_format = |f: &[u8]| unsafe { c_str_is(child_schema.format, f) };
+    let got = if child_schema.dictionary.is_null() && format.as_deref().is_some_and(same_format) {
+        // The format string of a type that is neither nested nor a
+        // dictionary names it whole: the parse-time type.
+        Cow::Borrowed(want)
+    } else {
+        // SAFETY: as above.
+        Cow::Owned(unsafe { checked_schema_type(child_schema, &Path::Child(&"schema", index)) }?)
+    };
+    let same = core::ptr::eq(got.as_ref(), want) || got.as_ref() == want;
+    if !same && value_type(&got) != value_type(want) {
+        return Err(fail(
+            Status::SchemaMismatch,
+            format!("field `{name}` has type {got} in the batch, {want} in the schema the predicate was parsed against"),
+        ));
+    }
+    // SAFETY: `check_shallow_struct` saw `children` holding `n_children`
+    // non-NULL pointers.
+    let child = unsafe { &**batch.children.add(index) };
+    // SAFETY: forwarded.
+    unsafe { check_array(child, &got, &Path::Column(name), 1) }?;
+    Ok((child, got, same))
+}
+
+/// The columns `p` reads of a batch, as a record batch of arrow-rs arrays.
 ///
 /// The returned batch borrows the caller's buffers: drop it before the
 /// call returns (see `import::import`).
@@ -250,66 +334,18 @@ unsafe fn import_batch(
     batch: &ArrowArray,
     schema: &ArrowSchema,
 ) -> Result<RecordBatch, Failure> {
-    // Checks the top of the schema (a live struct with non-NULL children);
-    // of the children, only those the predicate reads are checked in full
-    // and get a type, below: the others are passed by name.
     // SAFETY: forwarded.
-    unsafe { check_struct_schema(schema, &"schema") }?;
-    let n_fields = schema.n_children as usize;
-    // SAFETY: forwarded; a struct array's own structure (one buffer, one
-    // child per field) is checked here, the children below, one by one.
-    unsafe { check_shallow_struct(batch, n_fields, &"batch") }?;
-    // SAFETY: checked as a struct just above.
-    unsafe { check_no_null_rows(batch, &"batch") }?;
-    let (offset, length) = offset_length(batch, &"batch")?;
+    let (offset, length) = unsafe { check_batch(batch, schema) }?;
     let mut columns: Vec<ArrayRef> = Vec::with_capacity(p.columns.len());
     let mut same_types = true;
     let owner = crate::direct::owner();
-    for ((name, want), format) in p.columns.iter().zip(&p.formats) {
-        // SAFETY: `schema` passed `check_struct_schema`.
-        let index = unsafe { find_child(schema, name, &"schema") }?.ok_or_else(|| {
-            fail(
-                Status::SchemaMismatch,
-                format!(
-                    "the predicate reads field `{name}`, which the batch's schema does not have"
-                ),
-            )
-        })?;
-        // SAFETY: `check_struct_schema` saw `children` holding
-        // `n_children` non-NULL pointers.
-        let child_schema = unsafe { &**schema.children.add(index) };
-        // SAFETY: a child of the export (the caller's contract).
-        unsafe { check_child_schema(child_schema, &Path::Child(&"schema", index)) }?;
-        // SAFETY: a checked schema's format is non-NULL, NUL-terminated.
-        let same_format = |f: &[u8]| unsafe { c_str_is(child_schema.format, f) };
-        let converted;
-        let got = if child_schema.dictionary.is_null() && format.as_deref().is_some_and(same_format)
-        {
-            // The format string of a type that is neither nested nor a
-            // dictionary names it whole: the parse-time type.
-            want
-        } else {
-            // SAFETY: as above.
-            converted =
-                unsafe { checked_schema_type(child_schema, &Path::Child(&"schema", index)) }?;
-            &converted
-        };
-        let same = core::ptr::eq(got, want) || got == want;
-        if !same && value_type(got) != value_type(want) {
-            return Err(fail(
-                Status::SchemaMismatch,
-                format!("field `{name}` has type {got} in the batch, {want} in the schema the predicate was parsed against"),
-            ));
-        }
+    for (i, (name, _)) in p.columns.iter().enumerate() {
+        // SAFETY: `batch` and `schema` passed `check_batch`.
+        let (child, got, same) = unsafe { read_column(p, i, batch, schema) }?;
         same_types &= same;
         let path = Path::Column(name);
-        // SAFETY: `check_shallow_struct` saw `children` holding
-        // `n_children` non-NULL pointers.
-        let child = unsafe { &**batch.children.add(index) };
-        // SAFETY: forwarded.
-        unsafe { check_array(child, got, &path, 1) }?;
         // SAFETY: checked; buffer sizes are the caller's promise.
-        let column = unsafe { import(child, got, &path, &owner) }?;
+        let column = unsafe { import(child, &got, &path, &owner) }?;
         // A struct's offset applies to its children.
         if column.len() < offset + length {
             return Err(fail(
@@ -412,6 +448,15 @@ unsafe fn test_into<'o>(
             required(schema, "schema")?,
         )
     };
+    if let Some(plan) = &p.plan {
+        // SAFETY: live structs (the caller's contract); `bits` holds no
+        // pointer to them.
+        if let Some((bits, rows)) = unsafe { borrowed::test(p, plan, batch, schema) }? {
+            let out = out(rows)?;
+            return bitbytes::unpack(bits.as_slice(), None, 0, rows, false, out)
+                .map_err(|e| fail(Status::from(e.clone()), e.to_string()));
+        }
+    }
     // SAFETY: live structs (the caller's contract).
     let imported = unsafe { import_batch(p, batch, schema) }?;
     let out = out(imported.num_rows())?;

@@ -188,6 +188,57 @@ pub(crate) fn compare_dispatch<T: JavaOrd + PartialOrd>(
     }
 }
 
+mod sealed {
+    /// Seals [`JavaOrdered`](super::JavaOrdered).
+    pub trait Sealed {}
+}
+
+/// A native value [`compare_slice`] compares in Paimon's (Java's) order:
+/// the integers of 8 to 64 bits, signed and unsigned, in their own order;
+/// `f32` and `f64` as Java's `Float.compare` / `Double.compare` order them
+/// (`-0.0` below `0.0`, every NaN equal to every other and above `+inf`).
+/// Sealed: implemented for exactly those types.
+pub trait JavaOrdered: Copy + sealed::Sealed {
+    /// [`compare_slice`] over a slice of this type.
+    fn compare_slice(values: &[Self], op: CompareOp, literal: Self) -> BooleanBuffer;
+}
+
+macro_rules! java_ordered {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl JavaOrdered for $t {
+            fn compare_slice(values: &[$t], op: CompareOp, literal: $t) -> BooleanBuffer {
+                compare_dispatch(values, op, literal)
+            }
+        }
+    )*};
+}
+java_ordered!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+
+/// `values[i] <op> literal` in Paimon's (Java's) order ([`JavaOrdered`]),
+/// one bit per value (LSB first, offset 0): the kernel a comparison leaf
+/// ([`Function::Compare`](crate::arrow::Function::Compare)) runs over a
+/// primitive column, for values held in a plain slice (a column of another
+/// format, or a C buffer) with no arrow-rs array around them. Nulls are the
+/// caller's: a comparison leaf selects a row when it is valid and its bit
+/// is set. The build for this CPU (AVX-512, AVX2 or portable) is chosen at
+/// run time.
+///
+/// # Examples
+///
+/// ```
+/// use bitbytes::arrow::{compare_slice, CompareOp};
+///
+/// let bits = compare_slice(&[1.5f64, f64::NAN, -0.0, 0.0], CompareOp::GreaterThan, 0.0);
+/// // NaN is above every number in Java's order; -0.0 is below 0.0.
+/// assert_eq!(bits.iter().collect::<Vec<_>>(), [true, true, false, false]);
+/// let bits = compare_slice(&[3i64, 7, 5], CompareOp::LessOrEqual, 5);
+/// assert_eq!(bits.iter().collect::<Vec<_>>(), [true, false, true]);
+/// ```
+pub fn compare_slice<T: JavaOrdered>(values: &[T], op: CompareOp, literal: T) -> BooleanBuffer {
+    T::compare_slice(values, op, literal)
+}
+
 /// Whether [`compare_dispatch`] and [`between_dispatch`] have a vector
 /// build for this CPU (x86-64 with AVX2 or AVX-512). Without one, the
 /// portable build of a 64-bit compare runs one value at a time on x86-64
@@ -659,6 +710,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The public [`compare_slice`] of every [`JavaOrdered`] type is the
+    /// dispatched kernel (which the test below checks against the
+    /// reference), including floats' NaN and zeros.
+    #[test]
+    fn compare_slice_is_the_dispatched_kernel() {
+        macro_rules! check {
+            ($($t:ty),*) => {$(
+                let pool: Vec<$t> = (0..130u8).map(|i| (i % 7) as $t).collect();
+                for op in CompareOp::ALL {
+                    for l in [0 as $t, 3 as $t, 9 as $t] {
+                        assert_eq!(compare_slice(&pool, op, l), compare_dispatch(&pool, op, l));
+                    }
+                }
+            )*};
+        }
+        check!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+        let floats = [f64::NAN, -0.0, 0.0, f64::INFINITY, -1.0];
+        let bits = compare_slice(&floats, CompareOp::GreaterThan, 0.0);
+        assert_eq!(bits.iter().collect::<Vec<_>>(), [true, false, false, true, false]);
+        let bits = compare_slice(&floats, CompareOp::Equal, f64::NAN);
+        assert_eq!(bits.iter().collect::<Vec<_>>(), [true, false, false, false, false]);
     }
 
     #[test]
