@@ -730,9 +730,15 @@ mod tests {
         check!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
         let floats = [f64::NAN, -0.0, 0.0, f64::INFINITY, -1.0];
         let bits = compare_slice(&floats, CompareOp::GreaterThan, 0.0);
-        assert_eq!(bits.iter().collect::<Vec<_>>(), [true, false, false, true, false]);
+        assert_eq!(
+            bits.iter().collect::<Vec<_>>(),
+            [true, false, false, true, false]
+        );
         let bits = compare_slice(&floats, CompareOp::Equal, f64::NAN);
-        assert_eq!(bits.iter().collect::<Vec<_>>(), [true, false, false, false, false]);
+        assert_eq!(
+            bits.iter().collect::<Vec<_>>(),
+            [true, false, false, false, false]
+        );
     }
 
     #[test]
