@@ -417,6 +417,52 @@ fn prefetch_heads<O: Offset>(offsets: &[O], values: &[u8], row: usize) {
     let _ = (offsets, values, row);
 }
 
+/// How many words ahead [`prefetch_candidates`] asks for the candidates'
+/// bytes.
+const AHEAD_LONG: usize = 8;
+
+/// Asks the CPU to fetch the first and last cache line of each row of
+/// `row..row + 64` whose length is `l` (the candidates of `=`), when those
+/// rows are long (more than [`SHORT_WORD`] bytes in all) and the
+/// candidates few (at most 16): each such candidate is a line of its own,
+/// far from the last one, which the hardware prefetcher does not follow,
+/// so that without this the compares of one word wait for their loads one
+/// after another (a mismatch past the head mispredicts). A hint only: a
+/// prefetch never faults, and rows past the end are skipped.
+#[inline(always)]
+fn prefetch_candidates<O: Offset, const AVX2: bool>(
+    offsets: &[O],
+    values: &[u8],
+    row: usize,
+    l: O,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(w) = offsets
+        .get(row..row + 65)
+        .filter(|w| w[64].as_usize().wrapping_sub(w[0].as_usize()) > SHORT_WORD)
+    {
+        let mut m = len_mask::<O, AVX2>(offsets, row, 64, l, false);
+        if m.count_ones() > 16 {
+            return;
+        }
+        let last = l.as_usize().saturating_sub(1);
+        while m != 0 {
+            let j = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let p = values.as_ptr().wrapping_add(w[j].as_usize());
+            // SAFETY: a prefetch is a hint that reads nothing and never
+            // faults, whatever the address.
+            unsafe {
+                use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch::<_MM_HINT_T0>(p.cast());
+                _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(last).cast());
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (offsets, values, row, l);
+}
+
 /// The candidates (set bits of `m`, rows `base + j`) whose first
 /// `min(lit.len(), 8)` bytes are the literal's: one masked 8-byte load
 /// each, and no branch on the answer, so that the loads of a word's
@@ -605,6 +651,9 @@ fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
                 }
                 if sparse {
                     prefetch_heads(offsets, values, base + 64 * AHEAD);
+                    if !at_least {
+                        prefetch_candidates::<O, AVX2>(offsets, values, base + 64 * AHEAD_LONG, l);
+                    }
                 }
                 let m = len_mask::<O, AVX2>(offsets, base, k, l, at_least);
                 sparse = m.count_ones() < DENSE;
