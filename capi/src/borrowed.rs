@@ -167,12 +167,12 @@ struct Column<'a> {
 /// Interface structs whose buffers hold what the spec promises; the
 /// returned buffer is dropped before the call returns (it holds no
 /// pointer to them, but the bits were read from them).
-pub(crate) unsafe fn test(
+pub(crate) unsafe fn test<'a>(
     p: &BitbytesPredicate,
     plan: &Plan,
-    batch: &ArrowArray,
+    batch: &'a ArrowArray,
     schema: &ArrowSchema,
-) -> Result<Option<(Buffer, usize)>, Failure> {
+) -> Result<Option<Bits<'a>>, Failure> {
     // SAFETY: forwarded.
     let (offset, length) = unsafe { check_batch(batch, schema) }?;
     let mut columns = Vec::with_capacity(p.columns.len());
@@ -199,12 +199,36 @@ pub(crate) unsafe fn test(
             validity: validity.map(|(bits, _)| bits),
         });
     }
+    // A comparison at the root leaves its validity to the unpack into the
+    // caller's bytes (one pass less) when it starts on a byte.
+    let root_validity = match plan {
+        Plan::Leaf(i, Test::Compare(..)) => columns[*i]
+            .validity
+            .filter(|_| columns[*i].start.is_multiple_of(8))
+            .map(|v| &v[columns[*i].start / 8..]),
+        _ => None,
+    };
     // SAFETY: `columns` hold `start + length` values each (the caller's
     // promise, `child_length >= offset + length`), readable for the call.
-    let Some(words) = (unsafe { eval(plan, &columns, length) }) else {
+    let Some(words) = (unsafe { eval(plan, &columns, length, root_validity.is_none()) }) else {
         return Ok(None);
     };
-    Ok(Some((words.into(), length)))
+    Ok(Some(Bits {
+        bits: words.into(),
+        validity: root_validity,
+        rows: length,
+    }))
+}
+
+/// The answer of [`test`]: one bit per row, ANDed with `validity` (when
+/// there is one: rows from its first bit) as the bytes are written.
+pub(crate) struct Bits<'a> {
+    /// The predicate's bits, from bit 0.
+    pub(crate) bits: Buffer,
+    /// A validity bitmap the bits still need ANDing with.
+    pub(crate) validity: Option<&'a [u8]>,
+    /// The number of rows.
+    pub(crate) rows: usize,
 }
 
 /// The bits of `plan` over `length` rows of `columns` (at least
@@ -215,20 +239,25 @@ pub(crate) unsafe fn test(
 ///
 /// Each column's values buffer holds `start + length` values of the type
 /// its leaves read, and its validity `start + length` bits.
-unsafe fn eval(plan: &Plan, columns: &[Column<'_>], length: usize) -> Option<MutableBuffer> {
+unsafe fn eval(
+    plan: &Plan,
+    columns: &[Column<'_>],
+    length: usize,
+    and_validity: bool,
+) -> Option<MutableBuffer> {
     match plan {
         Plan::Leaf(i, test) => {
             // SAFETY: forwarded.
-            unsafe { leaf(&columns[*i], *test, length) }
+            unsafe { leaf(&columns[*i], *test, length, and_validity) }
         }
         Plan::And(children) | Plan::Or(children) => {
             let and = matches!(plan, Plan::And(_));
             let (first, rest) = children.split_first()?;
             // SAFETY: forwarded.
-            let mut bits = unsafe { eval(first, columns, length) }?;
+            let mut bits = unsafe { eval(first, columns, length, true) }?;
             for child in rest {
                 // SAFETY: forwarded.
-                let other = unsafe { eval(child, columns, length) }?;
+                let other = unsafe { eval(child, columns, length, true) }?;
                 let (b, o) = (&mut bits[..length.div_ceil(8)], other.as_slice());
                 if and {
                     b.iter_mut().zip(o).for_each(|(b, o)| *b &= o);
@@ -265,12 +294,18 @@ fn with_validity(
     }
 }
 
-/// One leaf's bits over `length` rows of `column`.
+/// One leaf's bits over `length` rows of `column`; a comparison's not
+/// ANDed with the validity unless `and_validity`.
 ///
 /// # Safety
 ///
 /// As [`eval`].
-unsafe fn leaf(column: &Column<'_>, test: Test, length: usize) -> Option<MutableBuffer> {
+unsafe fn leaf(
+    column: &Column<'_>,
+    test: Test,
+    length: usize,
+    and_validity: bool,
+) -> Option<MutableBuffer> {
     let n = length.div_ceil(8);
     let mut bits = match test {
         Test::IsNull | Test::IsNotNull => {
@@ -311,7 +346,7 @@ unsafe fn leaf(column: &Column<'_>, test: Test, length: usize) -> Option<Mutable
             }
         }
     };
-    if let Some(v) = column.validity {
+    if let Some(v) = column.validity.filter(|_| and_validity) {
         with_validity(&mut bits, v, column.start, length, |b, v| *b &= v);
     }
     Some(bits)

@@ -451,9 +451,9 @@ unsafe fn test_into<'o>(
     if let Some(plan) = &p.plan {
         // SAFETY: live structs (the caller's contract); `bits` holds no
         // pointer to them.
-        if let Some((bits, rows)) = unsafe { borrowed::test(p, plan, batch, schema) }? {
-            let out = out(rows)?;
-            return bitbytes::unpack(bits.as_slice(), None, 0, rows, false, out)
+        if let Some(b) = unsafe { borrowed::test(p, plan, batch, schema) }? {
+            let out = out(b.rows)?;
+            return bitbytes::unpack(b.bits.as_slice(), b.validity, 0, b.rows, false, out)
                 .map_err(|e| fail(Status::from(e.clone()), e.to_string()));
         }
     }
