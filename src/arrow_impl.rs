@@ -171,7 +171,7 @@ pub use compare::{CompareOp, NullFalseLeafBinaryFunction};
 pub use evaluate::{Narrowing, GATHER_MAX_FRACTION, GATHER_MAX_FRACTION_BYTES};
 pub use function::Function;
 pub use in_list::{InStrategy, MultiLiteralsLeafFunction, IN_HASH_MIN_LITERALS};
-pub use order::{compare_slice, JavaOrdered};
+pub use order::{between_slice, compare_slice, JavaOrdered};
 #[cfg(feature = "parquet")]
 pub use parquet_stats::{PageStats, ParquetStats, PruneCounts, PrunePlan, PrunedFilter, RowRun};
 pub use predicate::{Leaf, Predicate};

@@ -361,10 +361,10 @@ int bitbytes_unpack_arrow(const struct ArrowArray *array,
  * call; the columns it does not read are not imported, and of their
  * schemas only the release pointer and the name are read, while looking
  * for the read columns by name). A predicate whose leaves are all
- * comparisons or IS [NOT] NULL over integer, float, date or timestamp
- * columns (under AND / OR) reads those columns' values in place after the
- * same checks; any other leaf makes the call build Arrow arrays over the
- * caller's buffers first (the answer is the same either way).
+ * comparisons, [NOT] BETWEEN or IS [NOT] NULL over integer, float, date or
+ * timestamp columns (under AND / OR) reads those columns' values in place
+ * after the same checks; any other leaf makes the call build Arrow arrays
+ * over the caller's buffers first (the answer is the same either way).
  *
  * Errors: a negative BITBYTES_ERR_* code; nothing is written to any output
  * (out, *out, *count); bitbytes_last_error() then returns a message for this

@@ -1,6 +1,6 @@
 //! `bitbytes_predicate_test` without arrow-rs arrays, for the predicates
-//! most calls carry: comparisons (`=` `<>` `<` `<=` `>` `>=`) and null tests
-//! over primitive columns, under And / Or.
+//! most calls carry: comparisons (`=` `<>` `<` `<=` `>` `>=`), Between /
+//! NotBetween and null tests over primitive columns, under And / Or.
 //!
 //! The general path imports each column the predicate reads as an arrow-rs
 //! array (an `Arc` per buffer and per array, a record batch) and hands the
@@ -34,7 +34,7 @@ use arrow_array::Array;
 use arrow_buffer::bit_chunk_iterator::BitChunks;
 use arrow_buffer::{Buffer, MutableBuffer};
 use arrow_schema::{DataType, TimeUnit};
-use bitbytes::arrow::{compare_slice, CompareOp, Function, JavaOrdered, Predicate};
+use bitbytes::arrow::{between_slice, compare_slice, CompareOp, Function, Predicate};
 use std::boxed::Box;
 use std::vec::Vec;
 
@@ -59,6 +59,9 @@ pub(crate) enum Test {
     IsNotNull,
     /// The row is valid and `value <op> literal` in Java's order.
     Compare(CompareOp, Literal),
+    /// The row is valid and `lower <= value <= upper` (`.2`: not) in Java's
+    /// order; both bounds of one variant.
+    Between(Literal, Literal, bool),
 }
 
 /// A comparison's literal, as the native type of its column's values.
@@ -76,33 +79,32 @@ pub(crate) enum Literal {
     F64(f64),
 }
 
-/// The literal of a comparison over a column of type `column`: its first
-/// value as the column's native type, when the literal has that very type,
+/// Literal `i` of a leaf over a column of type `column`: that value as the column's native type, when the literal has that very type,
 /// is not null, and the type is one this path reads (integers of 8 to 64
 /// bits, `f32`, `f64`, dates and timestamps).
-fn literal(literals: &dyn Array, column: &DataType) -> Option<Literal> {
-    if literals.data_type() != column || literals.is_empty() || literals.is_null(0) {
+fn literal(literals: &dyn Array, column: &DataType, i: usize) -> Option<Literal> {
+    if literals.data_type() != column || literals.len() <= i || literals.is_null(i) {
         return None;
     }
     let l = literals;
     Some(match column {
-        DataType::Int8 => Literal::I8(l.as_primitive::<Int8Type>().value(0)),
-        DataType::Int16 => Literal::I16(l.as_primitive::<Int16Type>().value(0)),
-        DataType::Int32 => Literal::I32(l.as_primitive::<Int32Type>().value(0)),
-        DataType::Int64 => Literal::I64(l.as_primitive::<Int64Type>().value(0)),
-        DataType::UInt8 => Literal::U8(l.as_primitive::<UInt8Type>().value(0)),
-        DataType::UInt16 => Literal::U16(l.as_primitive::<UInt16Type>().value(0)),
-        DataType::UInt32 => Literal::U32(l.as_primitive::<UInt32Type>().value(0)),
-        DataType::UInt64 => Literal::U64(l.as_primitive::<UInt64Type>().value(0)),
-        DataType::Float32 => Literal::F32(l.as_primitive::<Float32Type>().value(0)),
-        DataType::Float64 => Literal::F64(l.as_primitive::<Float64Type>().value(0)),
-        DataType::Date32 => Literal::I32(l.as_primitive::<Date32Type>().value(0)),
-        DataType::Date64 => Literal::I64(l.as_primitive::<Date64Type>().value(0)),
+        DataType::Int8 => Literal::I8(l.as_primitive::<Int8Type>().value(i)),
+        DataType::Int16 => Literal::I16(l.as_primitive::<Int16Type>().value(i)),
+        DataType::Int32 => Literal::I32(l.as_primitive::<Int32Type>().value(i)),
+        DataType::Int64 => Literal::I64(l.as_primitive::<Int64Type>().value(i)),
+        DataType::UInt8 => Literal::U8(l.as_primitive::<UInt8Type>().value(i)),
+        DataType::UInt16 => Literal::U16(l.as_primitive::<UInt16Type>().value(i)),
+        DataType::UInt32 => Literal::U32(l.as_primitive::<UInt32Type>().value(i)),
+        DataType::UInt64 => Literal::U64(l.as_primitive::<UInt64Type>().value(i)),
+        DataType::Float32 => Literal::F32(l.as_primitive::<Float32Type>().value(i)),
+        DataType::Float64 => Literal::F64(l.as_primitive::<Float64Type>().value(i)),
+        DataType::Date32 => Literal::I32(l.as_primitive::<Date32Type>().value(i)),
+        DataType::Date64 => Literal::I64(l.as_primitive::<Date64Type>().value(i)),
         DataType::Timestamp(unit, _) => Literal::I64(match unit {
-            TimeUnit::Second => l.as_primitive::<TimestampSecondType>().value(0),
-            TimeUnit::Millisecond => l.as_primitive::<TimestampMillisecondType>().value(0),
-            TimeUnit::Microsecond => l.as_primitive::<TimestampMicrosecondType>().value(0),
-            TimeUnit::Nanosecond => l.as_primitive::<TimestampNanosecondType>().value(0),
+            TimeUnit::Second => l.as_primitive::<TimestampSecondType>().value(i),
+            TimeUnit::Millisecond => l.as_primitive::<TimestampMillisecondType>().value(i),
+            TimeUnit::Microsecond => l.as_primitive::<TimestampMicrosecondType>().value(i),
+            TimeUnit::Nanosecond => l.as_primitive::<TimestampNanosecondType>().value(i),
         }),
         _ => return None,
     })
@@ -140,7 +142,14 @@ impl Plan {
                 let test = match leaf.function {
                     Function::IsNull if null_test_type(t) => Test::IsNull,
                     Function::IsNotNull if null_test_type(t) => Test::IsNotNull,
-                    Function::Compare(op) => Test::Compare(op, literal(leaf.literals.as_ref(), t)?),
+                    Function::Compare(op) => {
+                        Test::Compare(op, literal(leaf.literals.as_ref(), t, 0)?)
+                    }
+                    Function::Between | Function::NotBetween => Test::Between(
+                        literal(leaf.literals.as_ref(), t, 0)?,
+                        literal(leaf.literals.as_ref(), t, 1)?,
+                        leaf.function == Function::NotBetween,
+                    ),
                     _ => return None,
                 };
                 Some(Plan::Leaf(column, test))
@@ -202,7 +211,7 @@ pub(crate) unsafe fn test<'a>(
     // A comparison at the root leaves its validity to the unpack into the
     // caller's bytes (one pass less) when it starts on a byte.
     let root_validity = match plan {
-        Plan::Leaf(i, Test::Compare(..)) => columns[*i]
+        Plan::Leaf(i, Test::Compare(..) | Test::Between(..)) => columns[*i]
             .validity
             .filter(|_| columns[*i].start.is_multiple_of(8))
             .map(|v| &v[columns[*i].start / 8..]),
@@ -320,22 +329,9 @@ unsafe fn leaf(
             }
             return Some(bits);
         }
-        Test::Compare(op, literal) => {
+        Test::Compare(..) | Test::Between(..) => {
             // SAFETY: forwarded.
-            let bits = unsafe {
-                match literal {
-                    Literal::I8(l) => compare(column, length, op, l),
-                    Literal::I16(l) => compare(column, length, op, l),
-                    Literal::I32(l) => compare(column, length, op, l),
-                    Literal::I64(l) => compare(column, length, op, l),
-                    Literal::U8(l) => compare(column, length, op, l),
-                    Literal::U16(l) => compare(column, length, op, l),
-                    Literal::U32(l) => compare(column, length, op, l),
-                    Literal::U64(l) => compare(column, length, op, l),
-                    Literal::F32(l) => compare(column, length, op, l),
-                    Literal::F64(l) => compare(column, length, op, l),
-                }
-            }?;
+            let bits = unsafe { kernel(column, length, test) }?;
             // The kernel's buffer is fresh (held once, at offset 0): taken
             // as is; a copy otherwise.
             let (offset, buffer) = (bits.offset(), bits.into_inner());
@@ -359,26 +355,55 @@ fn words(bits: &arrow_buffer::BooleanBuffer) -> MutableBuffer {
     m
 }
 
-/// `values <op> literal` over `length` rows of `column` read as `T`;
-/// `None` when its values buffer is NULL or not aligned to `T`.
+/// A comparison's or Between's bits over `length` rows of `column`, before
+/// the validity (NotBetween negated); `None` when its values buffer is
+/// NULL or not aligned to the literal's type, or for a null test.
 ///
 /// # Safety
 ///
-/// As [`eval`], with `T` the native type of the column's values.
-unsafe fn compare<T: JavaOrdered>(
+/// As [`eval`], with the literals of the native type of the column's values.
+unsafe fn kernel(
     column: &Column<'_>,
     length: usize,
-    op: CompareOp,
-    literal: T,
+    test: Test,
 ) -> Option<arrow_buffer::BooleanBuffer> {
-    let ptr = column.values.cast::<T>();
-    if ptr.is_null() || !ptr.is_aligned() {
-        return None;
+    /// The rows of `column` as `T`.
+    ///
+    /// # Safety
+    ///
+    /// As [`kernel`], with `T` the native type of the column's values.
+    unsafe fn rows<'c, T>(column: &Column<'c>, length: usize) -> Option<&'c [T]> {
+        let ptr = column.values.cast::<T>();
+        if ptr.is_null() || !ptr.is_aligned() {
+            return None;
+        }
+        // SAFETY: non-NULL, aligned, and `start + length` values of `T`
+        // stay readable for the call (the caller's promise).
+        let values = unsafe { core::slice::from_raw_parts(ptr, column.start + length) };
+        Some(&values[column.start..])
     }
-    // SAFETY: non-NULL, aligned, and `start + length` values of `T` stay
-    // readable for the call (the caller's promise).
-    let values = unsafe { core::slice::from_raw_parts(ptr, column.start + length) };
-    Some(compare_slice(&values[column.start..], op, literal))
+    macro_rules! run {
+        ($($v:ident),*) => {
+            match test {
+                $(
+                    Test::Compare(op, Literal::$v(l)) => {
+                        // SAFETY: the literal's type is the column's native
+                        // type (`Plan::new`).
+                        let values = unsafe { rows(column, length) }?;
+                        compare_slice(values, op, l)
+                    }
+                    Test::Between(Literal::$v(lo), Literal::$v(hi), not) => {
+                        // SAFETY: as above.
+                        let values = unsafe { rows(column, length) }?;
+                        let bits = between_slice(values, lo, hi);
+                        if not { !&bits } else { bits }
+                    }
+                )*
+                _ => return None,
+            }
+        };
+    }
+    Some(run!(I8, I16, I32, I64, U8, U16, U32, U64, F32, F64))
 }
 
 #[cfg(test)]
@@ -470,11 +495,11 @@ mod tests {
     }
 
     /// A random leaf over a random column: a comparison with a value of the
-    /// column (or one no row has), or a null test.
+    /// column, Between / NotBetween two of its values, or a null test.
     fn random_leaf(b: &RecordBatch, rng: &mut Rng) -> Predicate {
         let c = rng.next() as usize % b.num_columns();
         let (field, column) = (b.schema().field(c).name().clone(), b.column(c).clone());
-        let k = rng.next() as usize % 8;
+        let k = rng.next() as usize % 10;
         if k == 0 {
             return Predicate::Leaf(Leaf::new(
                 Function::IsNull,
@@ -495,6 +520,11 @@ mod tests {
             return Predicate::Leaf(Leaf::new(Function::IsNotNull, field, column.slice(0, 0)));
         }
         let row = valid[rng.next() as usize % valid.len()];
+        if k <= 3 && row + 1 < column.len() && column.is_valid(row + 1) {
+            // Between / NotBetween the values of two rows (either order).
+            let f = [Function::Between, Function::NotBetween][k - 2];
+            return Predicate::Leaf(Leaf::new(f, field, column.slice(row, 2)));
+        }
         let op = CompareOp::ALL[rng.next() as usize % 6];
         Predicate::Leaf(Leaf::new(
             Function::Compare(op),

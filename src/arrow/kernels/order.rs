@@ -201,6 +201,8 @@ mod sealed {
 pub trait JavaOrdered: Copy + sealed::Sealed {
     /// [`compare_slice`] over a slice of this type.
     fn compare_slice(values: &[Self], op: CompareOp, literal: Self) -> BooleanBuffer;
+    /// [`between_slice`] over a slice of this type.
+    fn between_slice(values: &[Self], lower: Self, upper: Self) -> BooleanBuffer;
 }
 
 macro_rules! java_ordered {
@@ -209,6 +211,9 @@ macro_rules! java_ordered {
         impl JavaOrdered for $t {
             fn compare_slice(values: &[$t], op: CompareOp, literal: $t) -> BooleanBuffer {
                 compare_dispatch(values, op, literal)
+            }
+            fn between_slice(values: &[$t], lower: $t, upper: $t) -> BooleanBuffer {
+                between_dispatch(values, lower, upper)
             }
         }
     )*};
@@ -237,6 +242,27 @@ java_ordered!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
 /// ```
 pub fn compare_slice<T: JavaOrdered>(values: &[T], op: CompareOp, literal: T) -> BooleanBuffer {
     T::compare_slice(values, op, literal)
+}
+
+/// `lower <= values[i] <= upper` in Paimon's (Java's) order
+/// ([`JavaOrdered`]), one bit per value (LSB first, offset 0), both bounds
+/// tested in one pass: the kernel a Between leaf
+/// ([`Function::Between`](crate::arrow::Function::Between)) runs over a
+/// primitive column, for values in a plain slice. NotBetween is its
+/// negation on the valid rows. Nulls are the caller's, as for
+/// [`compare_slice`].
+///
+/// # Examples
+///
+/// ```
+/// use bitbytes::arrow::between_slice;
+///
+/// let bits = between_slice(&[1.0f32, f32::NAN, 2.5, f32::INFINITY], 1.0, f32::INFINITY);
+/// // NaN is above +inf in Java's order: outside the bounds.
+/// assert_eq!(bits.iter().collect::<Vec<_>>(), [true, false, true, true]);
+/// ```
+pub fn between_slice<T: JavaOrdered>(values: &[T], lower: T, upper: T) -> BooleanBuffer {
+    T::between_slice(values, lower, upper)
 }
 
 /// Whether [`compare_dispatch`] and [`between_dispatch`] have a vector
@@ -712,8 +738,8 @@ mod tests {
         }
     }
 
-    /// The public [`compare_slice`] of every [`JavaOrdered`] type is the
-    /// dispatched kernel (which the test below checks against the
+    /// The public [`compare_slice`] and [`between_slice`] of every
+    /// [`JavaOrdered`] type are the dispatched kernels (which the test below checks against the
     /// reference), including floats' NaN and zeros.
     #[test]
     fn compare_slice_is_the_dispatched_kernel() {
@@ -728,6 +754,15 @@ mod tests {
             )*};
         }
         check!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+        macro_rules! check_between {
+            ($($t:ty),*) => {$(
+                let pool: Vec<$t> = (0..130u8).map(|i| (i % 7) as $t).collect();
+                for (lo, hi) in [(0 as $t, 3 as $t), (3 as $t, 3 as $t), (5 as $t, 2 as $t)] {
+                    assert_eq!(between_slice(&pool, lo, hi), between_dispatch(&pool, lo, hi));
+                }
+            )*};
+        }
+        check_between!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
         let floats = [f64::NAN, -0.0, 0.0, f64::INFINITY, -1.0];
         let bits = compare_slice(&floats, CompareOp::GreaterThan, 0.0);
         assert_eq!(
