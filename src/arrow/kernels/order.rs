@@ -535,6 +535,24 @@ fn pack_pairs_with<T: Copy, const BW: bool, const PRUNE: bool>(
     (may, all)
 }
 
+/// [`pack_pairs`] compiled for AVX2 (64-bit vector compares), words pruned
+/// by `none` as in [`pack_pairs_with`].
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn pack_pairs_avx2<T: Copy>(
+    a: &[T],
+    b: &[T],
+    active: &[u64],
+    none: impl Fn(T) -> bool,
+    f: impl Fn(T, T) -> (bool, bool),
+) -> (Vec<u64>, Vec<u64>) {
+    pack_pairs_with::<T, false, true>(a, b, active, none, f)
+}
+
 /// 64 bools as the bits of a word (bool `j` the bit `j`); with `BW` (the
 /// caller compiled for AVX-512 BW) one 64-byte load and a byte test.
 #[inline(always)]
@@ -941,6 +959,15 @@ mod tests {
             for active in &actives {
                 let (dm, da) = pack_pairs(&a, &b, active, f);
                 let pruned = pack_pairs_with::<u32, false, true>(&a, &b, active, none, g);
+                #[cfg(target_arch = "x86_64")]
+                if std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU has AVX2.
+                    let simd = unsafe { pack_pairs_avx2(&a, &b, active, |_| false, f) };
+                    assert_eq!(simd, (dm.clone(), da.clone()), "avx2 len {len}");
+                    // SAFETY: as above.
+                    let simd = unsafe { pack_pairs_avx2(&a, &b, active, none, g) };
+                    assert_eq!(simd, pruned, "avx2 pruned len {len}");
+                }
                 #[cfg(target_arch = "x86_64")]
                 if avx512_pairs() {
                     // SAFETY: the CPU has AVX-512 F, BW, DQ and VL.

@@ -10,7 +10,7 @@
 //! skipped), so a leaf costs one fused pass over min and max.
 
 #[cfg(target_arch = "x86_64")]
-use super::super::order::{avx512_pairs, pack_pairs_avx512};
+use super::super::order::{avx512_pairs, pack_pairs_avx2, pack_pairs_avx512};
 use super::super::order::{bools, pack_active, pack_pairs, JavaOrd, Ordinal};
 use super::scratch;
 use arrow_array::cast::AsArray;
@@ -64,9 +64,9 @@ pub(crate) trait Fuse<K> {
     /// For a rule over [`Ordinal`]s with a whole-word kernel: `word(mins,
     /// maxs)` gives the `(may, all)` bits of 64 containers from their keys'
     /// ordinals, on words of primitive stats with at least
-    /// [`WORD_FROM`] active containers, where the CPU has AVX-512; `each`
-    /// runs on the active containers of the other words (of every word
-    /// without AVX-512, and of stats without ordinals).
+    /// [`WORD_FROM`] active containers, where the CPU has AVX-512 or AVX2;
+    /// `each` runs on the active containers of the other words (of every
+    /// word without either, and of stats without ordinals).
     fn fuse_words(
         self,
         word: impl Fn(&[u64; 64], &[u64; 64]) -> (u64, u64),
@@ -107,7 +107,14 @@ impl<T: JavaOrd> Fuse<T::Key> for Keys<'_, T> {
             let (may, all) = unsafe { pack_pairs_avx512(self.min, self.max, self.active, none, f) };
             return RuleBits { may, all };
         }
-        // Without AVX-512 `f` runs a container at a time: no pruning pass.
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            let none = |a: T| none(a.key());
+            // SAFETY: the CPU has AVX2.
+            let (may, all) = unsafe { pack_pairs_avx2(self.min, self.max, self.active, none, f) };
+            return RuleBits { may, all };
+        }
+        // Without AVX2 `f` runs a container at a time: no pruning pass.
         let _ = none;
         let (may, all) = pack_pairs(self.min, self.max, self.active, f);
         RuleBits { may, all }
@@ -129,7 +136,12 @@ impl<T: JavaOrd> Fuse<T::Key> for Keys<'_, T> {
             // SAFETY: the CPU has AVX-512 F, BW, DQ and VL.
             return unsafe { key_words_avx512(self, word, each) };
         }
-        // Without AVX-512: one active container at a time (see `cut_rule`).
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2.
+            return unsafe { key_words_avx2(self, word, each) };
+        }
+        // Without AVX2: one active container at a time (see `cut_rule`).
         let _ = word;
         self.fuse_sparse(each)
     }
@@ -150,7 +162,23 @@ unsafe fn key_words_avx512<T: JavaOrd>(
     key_words(keys, word, each)
 }
 
-/// [`Fuse::fuse_words`] over primitive keys (run only with AVX-512).
+/// [`key_words`] compiled for AVX2.
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn key_words_avx2<T: JavaOrd>(
+    keys: Keys<'_, T>,
+    word: impl Fn(&[u64; 64], &[u64; 64]) -> (u64, u64),
+    each: impl Fn(T::Key, T::Key) -> (bool, bool),
+) -> RuleBits {
+    key_words(keys, word, each)
+}
+
+/// [`Fuse::fuse_words`] over primitive keys (run only with AVX-512 or
+/// AVX2).
 #[cfg_attr(not(any(test, target_arch = "x86_64")), allow(dead_code))]
 #[inline(always)]
 fn key_words<T: JavaOrd>(
@@ -380,9 +408,15 @@ pub(crate) fn cut_rule(
             // SAFETY: the CPU has AVX-512 F, BW and POPCNT.
             return unsafe { cut_words_avx512(min, max, active, len, none, f) };
         }
-        // Without AVX-512 the portable word loops (here and IN's) measured
-        // slower than one active container at a time (the And bench: 7.7
-        // against 6.8 ms), so they run only in tests.
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has AVX2 and POPCNT.
+            return unsafe { cut_words_avx2(min, max, active, len, none, f) };
+        }
+        // With neither AVX-512 nor AVX2 the portable word loops (here and
+        // IN's) measured slower than one active container at a time (the
+        // And bench: 7.7 against 6.8 ms), so they run only in tests;
+        // compiled for AVX2 they are faster (docs/stats.md, 2026-12-03).
         let _ = none;
         let (a_off, a_val) = (min.value_offsets(), min.value_data());
         let (b_off, b_val) = (max.value_offsets(), max.value_data());
@@ -421,7 +455,7 @@ pub(crate) fn avx512_cut() -> bool {
 
 /// Defines `$name`: [`cut_words`] compiled with `$features`.
 macro_rules! cut_words_for {
-    ($(#[$doc:meta])* $name:ident, $features:literal, $vbmi:literal) => {
+    ($(#[$doc:meta])* $name:ident, $features:literal, $simd:literal, $vbmi:literal) => {
         $(#[$doc])*
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $features)]
@@ -433,7 +467,7 @@ macro_rules! cut_words_for {
             none: impl Fn(u64) -> bool,
             f: impl Fn(u64, u64) -> (bool, bool),
         ) -> RuleBits {
-            cut_words::<T, true, $vbmi>(min, max, active, len, none, f)
+            cut_words::<T, $simd, $vbmi>(min, max, active, len, none, f)
         }
     };
 }
@@ -446,6 +480,19 @@ cut_words_for!(
     /// The CPU must have AVX-512 F, BW and POPCNT.
     cut_words_avx512,
     "avx512f,avx512bw,popcnt",
+    true,
+    false
+);
+
+cut_words_for!(
+    /// [`cut_words`] compiled for AVX2, its keys by [`cut_keys_word`].
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2 and POPCNT.
+    cut_words_avx2,
+    "avx2,popcnt",
+    false,
     false
 );
 
@@ -458,6 +505,7 @@ cut_words_for!(
     /// The CPU must have AVX-512 F, BW, VBMI and POPCNT.
     cut_words_vbmi,
     "avx512f,avx512bw,avx512vbmi,popcnt",
+    true,
     true
 );
 
@@ -1010,6 +1058,22 @@ mod tests {
                             "dispatch n {n} len {len} {refutes}"
                         );
                         #[cfg(target_arch = "x86_64")]
+                        if std::is_x86_feature_detected!("avx2")
+                            && std::is_x86_feature_detected!("popcnt")
+                        {
+                            // SAFETY: the CPU has AVX2 and POPCNT.
+                            let got = unsafe {
+                                (
+                                    cut_words_avx2::<BinaryType>(&min, &max, active, len, none, f),
+                                    cut_words_avx2::<LargeBinaryType>(
+                                        &lmin, &lmax, active, len, none, f,
+                                    ),
+                                )
+                            };
+                            assert_eq!((got.0.may, got.0.all), want, "avx2 n {n} len {len}");
+                            assert_eq!((got.1.may, got.1.all), want, "avx2 large n {n} len {len}");
+                        }
+                        #[cfg(target_arch = "x86_64")]
                         if avx512_cut() {
                             let vbmi = std::is_x86_feature_detected!("avx512vbmi");
                             for permute in [false, true].into_iter().filter(|&p| !p || vbmi) {
@@ -1092,6 +1156,19 @@ mod tests {
                 };
                 let direct = key_words(keys(), word, rule);
                 assert_eq!((&direct.may, &direct.all), (&want.may, &want.all), "n {n}");
+                // Each vector build this CPU has, whichever `fuse_words` picks.
+                #[cfg(target_arch = "x86_64")]
+                if std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU has AVX2.
+                    let got = unsafe { key_words_avx2(keys(), word, rule) };
+                    assert_eq!((&got.may, &got.all), (&want.may, &want.all), "avx2 n {n}");
+                }
+                #[cfg(target_arch = "x86_64")]
+                if avx512_pairs() {
+                    // SAFETY: the CPU has AVX-512 F, BW, DQ and VL.
+                    let got = unsafe { key_words_avx512(keys(), word, rule) };
+                    assert_eq!((&got.may, &got.all), (&want.may, &want.all), "avx512 n {n}");
+                }
                 let got = keys().fuse_words(word, rule);
                 assert_eq!(
                     (got.may, got.all),
