@@ -370,7 +370,8 @@ fn predicate(input: &mut Input) -> (String, [bool; 3]) {
     let lit = format!("{:?}", spell(input, n));
     let n = input.below(4);
     let other = format!("{:?}", spell(input, n));
-    match input.below(8) {
+    let j = i32::from(input.byte() as i8);
+    match input.below(10) {
         0 => (
             leaf(X, "GREATER_THAN", &k.to_string()),
             [true, false, false],
@@ -391,13 +392,35 @@ fn predicate(input: &mut Input) -> (String, [bool; 3]) {
             ),
             [true, true, false],
         ),
-        _ => (
+        7 => (
             compound(
                 "OR",
                 &leaf(D, "EQUAL", &lit),
                 &leaf(X, "LESS_THAN", &k.to_string()),
             ),
             [true, false, true],
+        ),
+        // Leaves the borrowed path of `bitbytes_predicate_test` runs
+        // (comparisons, [NOT] BETWEEN, null tests under AND / OR).
+        8 => (
+            leaf(
+                X,
+                ["BETWEEN", "NOT_BETWEEN"][input.below(2)],
+                &format!("{k},{j}"),
+            ),
+            [true, false, false],
+        ),
+        _ => (
+            compound(
+                "OR",
+                &leaf(X, "LESS_OR_EQUAL", &k.to_string()),
+                &compound(
+                    "AND",
+                    &leaf(X, "IS_NOT_NULL", ""),
+                    &leaf(X, "NOT_EQUAL", &j.to_string()),
+                ),
+            ),
+            [true, false, false],
         ),
     }
 }
