@@ -1804,7 +1804,12 @@ mod v512 {
     ) -> bool {
         let n = super::view_len(v);
         let (b, o) = ((v >> 64) as u32 as usize, (v >> 96) as u32 as usize);
-        let Some(row) = data.get(b).and_then(|d| d.get(o..o.checked_add(n)?)) else {
+        // No closures here (`Option::and_then`): compiled on their own,
+        // without AVX-512, they were a call (and `vzeroupper`) a row.
+        let (Some(d), Some(end)) = (data.get(b), o.checked_add(n)) else {
+            return false;
+        };
+        let Some(row) = d.get(o..end) else {
             return false;
         };
         if n > 64 {
