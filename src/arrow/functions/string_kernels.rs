@@ -1627,9 +1627,10 @@ fn view_contains(views: &[u128], buffers: &[Buffer], lit: &[u8]) -> Option<Boole
         && std::is_x86_feature_detected!("avx512f")
         && std::is_x86_feature_detected!("avx512bw")
     {
-        // SAFETY: the CPU has AVX-512 F and BW; the literal has 1 to 8
-        // bytes.
-        return Some(unsafe { v512::contains(views, buffers, lit) });
+        let vbmi2 = x512_vbmi2();
+        // SAFETY: the CPU has AVX-512 F and BW (and VBMI2 when `vbmi2`);
+        // the literal has 1 to 8 bytes.
+        return Some(unsafe { v512::contains(views, buffers, lit, vbmi2) });
     }
     let _ = (views, buffers, lit);
     None
@@ -1674,20 +1675,26 @@ mod v512 {
     ///
     /// # Safety
     ///
-    /// The CPU must have AVX-512 F and BW, and `1 <= lit.len() <= 8`.
+    /// The CPU must have AVX-512 F and BW (and VBMI2 when `vbmi2`), and
+    /// `1 <= lit.len() <= 8`.
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) unsafe fn contains(views: &[u128], buffers: &[Buffer], lit: &[u8]) -> BooleanBuffer {
+    pub(super) unsafe fn contains(
+        views: &[u128],
+        buffers: &[Buffer],
+        lit: &[u8],
+        vbmi2: bool,
+    ) -> BooleanBuffer {
         // SAFETY: as the caller promised (`lit.len()` picks the copy).
         unsafe {
             match lit.len() {
-                1 => contains_k::<1>(views, buffers, lit),
-                2 => contains_k::<2>(views, buffers, lit),
-                3 => contains_k::<3>(views, buffers, lit),
-                4 => contains_k::<4>(views, buffers, lit),
-                5 => contains_k::<5>(views, buffers, lit),
-                6 => contains_k::<6>(views, buffers, lit),
-                7 => contains_k::<7>(views, buffers, lit),
-                _ => contains_k::<8>(views, buffers, lit),
+                1 => contains_k::<1>(views, buffers, lit, vbmi2),
+                2 => contains_k::<2>(views, buffers, lit, vbmi2),
+                3 => contains_k::<3>(views, buffers, lit, vbmi2),
+                4 => contains_k::<4>(views, buffers, lit, vbmi2),
+                5 => contains_k::<5>(views, buffers, lit, vbmi2),
+                6 => contains_k::<6>(views, buffers, lit, vbmi2),
+                7 => contains_k::<7>(views, buffers, lit, vbmi2),
+                _ => contains_k::<8>(views, buffers, lit, vbmi2),
             }
         }
     }
@@ -1709,13 +1716,14 @@ mod v512 {
     ///
     /// # Safety
     ///
-    /// The CPU must have AVX-512 F and BW, and `lit.len() == K`, `1 <= K
-    /// <= 8`.
+    /// The CPU must have AVX-512 F and BW (and VBMI2 when `vbmi2`), and
+    /// `lit.len() == K`, `1 <= K <= 8`.
     #[target_feature(enable = "avx512f,avx512bw")]
     unsafe fn contains_k<const K: usize>(
         views: &[u128],
         buffers: &[Buffer],
         lit: &[u8],
+        vbmi2: bool,
     ) -> BooleanBuffer {
         let finder = Finder::new(lit);
         let data: Vec<&[u8]> = buffers.iter().map(|b| b.as_slice()).collect();
@@ -1740,6 +1748,10 @@ mod v512 {
         );
         // The length dword of each view.
         const LENS: __mmask16 = 0x1111;
+        // Words tried back to back, and those that were not: after too
+        // many misses (views not in order in their buffers, as after a
+        // `take`) the rows go one by one.
+        let (mut tried, mut misses) = (0usize, 0usize);
         let len = views.len();
         let mut out = Vec::with_capacity(len.div_ceil(64));
         let mut base = 0;
@@ -1780,6 +1792,22 @@ mod v512 {
                 | (u64::from(_mm512_test_epi16_mask(h1, h1)) << 32);
             let mut rest = u64::from(_mm512_test_epi16_mask(o0, o0))
                 | (u64::from(_mm512_test_epi16_mask(o1, o1)) << 32);
+            // Words of mostly out-of-line rows only: with a quarter of
+            // them (short rows of 0-16 bytes) the scan of the views that
+            // `back_to_back` adds measured slower than the rows one by one.
+            if rest.count_ones() >= 32 && vbmi2 && misses <= 16 + tried / 16 {
+                tried += 1;
+                // SAFETY: the CPU has AVX-512 F, BW and VBMI2 (`vbmi2`, as
+                // the caller promised); `1 <= lit.len() <= 8`.
+                match unsafe { back_to_back(&views[base..base + k], rest, &data, lit) } {
+                    Some(bits) => {
+                        out.push(m | (bits & rest));
+                        base += 64;
+                        continue;
+                    }
+                    None => misses += 1,
+                }
+            }
             while rest != 0 {
                 let j = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
@@ -1789,6 +1817,55 @@ mod v512 {
             base += 64;
         }
         BooleanBuffer::new(Buffer::from_vec(out), 0, len)
+    }
+
+    /// The out-of-line rows (the bits `outs` of `views`, at most 64) when
+    /// their bytes lie back to back in one data buffer in view order (as a
+    /// builder writes them): [`x512::contains_word`] over those bytes,
+    /// the inline rows as empty rows between them (their bits are zero).
+    /// `None` when they do not, when they span more than
+    /// [`x512::SPAN_BIG`] bytes or their blocks do not fit in the buffer,
+    /// or a row is too long for a word.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F, BW and VBMI2, and `1 <= lit.len() <=
+    /// 8`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+    pub(super) unsafe fn back_to_back(
+        views: &[u128],
+        outs: u64,
+        data: &[&[u8]],
+        lit: &[u8],
+    ) -> Option<u64> {
+        let v0 = *views.get(outs.trailing_zeros() as usize)?;
+        let (b0, first) = ((v0 >> 64) as u32, u64::from((v0 >> 96) as u32));
+        // Row j's offset less the first, the rows after the last view
+        // empty.
+        let mut w = [0i32; 65];
+        let (mut end, mut ok) = (first, true);
+        for (j, &v) in views.iter().enumerate() {
+            // Branch-free: 1 for an out-of-line row, else 0 (its length
+            // does not count, nor its buffer and offset).
+            let o = (outs >> j) & 1;
+            let (b, at) = ((v >> 64) as u32, u64::from((v >> 96) as u32));
+            ok &= (o == 0) | ((b == b0) & (at == end));
+            end += o * super::view_len(v) as u64;
+            // Wraps only when the span is too big (checked below).
+            w[j + 1] = (end - first) as i32;
+        }
+        for j in views.len()..64 {
+            w[j + 1] = w[j];
+        }
+        if !ok || end - first > super::x512::SPAN_BIG as u64 {
+            return None;
+        }
+        let values = data.get(b0 as usize)?;
+        // SAFETY: the CPU has AVX-512 F, BW and VBMI2 and `1 <= lit.len()
+        // <= 8` (as the caller promised); `w[0] = 0` and `w[64] = end -
+        // first` (at most SPAN_BIG, so no `i32` wrapped). `contains_word`
+        // checks that the blocks over `first..end` lie inside `values`.
+        unsafe { super::x512::contains_word(&w, first as usize, end as usize, values, lit) }
     }
 
     /// Whether the out-of-line view `v` holds the literal (`K` bytes,
@@ -2570,8 +2647,9 @@ mod tests {
 
     /// Views built by hand over `buffers` data buffers, each exactly the
     /// size its rows need (no padding): a row of at most 12 bytes inline,
-    /// a longer one at the end of the buffer `i % buffers`.
-    fn views_of(rows: &[Vec<u8>], buffers: usize) -> (Vec<u128>, Vec<Buffer>) {
+    /// a longer one at the end of the buffer `i % buffers`, followed by
+    /// `gap` (so that the rows are not back to back).
+    fn views_of(rows: &[Vec<u8>], buffers: usize, gap: &[u8]) -> (Vec<u128>, Vec<Buffer>) {
         let mut data = vec![Vec::new(); buffers];
         let mut views = Vec::with_capacity(rows.len());
         for (i, r) in rows.iter().enumerate() {
@@ -2585,6 +2663,7 @@ mod tests {
                 v[8..12].copy_from_slice(&(b as u32).to_le_bytes());
                 v[12..].copy_from_slice(&(data[b].len() as u32).to_le_bytes());
                 data[b].extend_from_slice(r);
+                data[b].extend_from_slice(gap);
             }
             views.push(u128::from_le_bytes(v));
         }
@@ -2664,9 +2743,46 @@ mod tests {
                 .iter()
                 .map(|r| r.windows(l).any(|w| w == lit))
                 .collect();
-            for buffers in 1..=3 {
-                let (views, data) = views_of(&rows, buffers);
+            for (buffers, gap) in [(1, &[][..]), (2, &[]), (3, &[]), (1, lit), (1, &lit[..1])] {
+                let (views, data) = views_of(&rows, buffers, gap);
                 let total = views.len();
+                // The words whose out-of-line rows lie back to back (all of
+                // them with one buffer, but the last words: their blocks
+                // run past the buffer's end).
+                #[cfg(target_arch = "x86_64")]
+                if x512 && x512_vbmi2() && l <= 8 {
+                    let slices: Vec<&[u8]> = data.iter().map(|b| b.as_slice()).collect();
+                    let (mut some, mut words) = (0, 0);
+                    for (c, word) in views.chunks(64).enumerate() {
+                        let outs = word.iter().enumerate().fold(0u64, |m, (j, &v)| {
+                            m | (u64::from(view_len(v) > INLINE) << j)
+                        });
+                        if outs == 0 {
+                            continue;
+                        }
+                        words += 1;
+                        // SAFETY: the CPU has AVX-512 F, BW and VBMI2; the
+                        // literal has 1 to 8 bytes.
+                        let Some(bits) = (unsafe { v512::back_to_back(word, outs, &slices, lit) })
+                        else {
+                            continue;
+                        };
+                        some += 1;
+                        for (j, &want) in want[64 * c..64 * c + word.len()].iter().enumerate() {
+                            if (outs >> j) & 1 == 1 {
+                                assert_eq!((bits >> j) & 1 == 1, want, "{lit:?} {c} {j}");
+                            }
+                        }
+                    }
+                    // One buffer, no gap: every word with out-of-line rows
+                    // but the last two (rows of 64-100 bytes, too long for
+                    // a word; the blocks past the buffer's end).
+                    if buffers == 1 && gap.is_empty() {
+                        assert!(some + 2 >= words, "{lit:?} {some} of {words}");
+                    } else {
+                        assert_eq!(some, 0, "{lit:?} {buffers} {gap:?}");
+                    }
+                }
                 for (from, to) in [
                     (0, total),
                     (1, total),
@@ -2693,7 +2809,7 @@ mod tests {
         // end or naming no buffer, inline ones with bytes after the
         // length; nothing panics, the out-of-line ones give `false`.
         let rows = vec![b"abcdefghijklmnopq".to_vec(); 3];
-        let (mut views, data) = views_of(&rows, 1);
+        let (mut views, data) = views_of(&rows, 1, &[]);
         views[2] += 1; // one byte longer: past the end of the buffer
         views[1] |= 9u128 << 64; // buffer 9
         views.push(u128::from_le_bytes(*b"\x02\0\0\0xyzabcdefghi"));
