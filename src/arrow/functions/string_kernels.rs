@@ -31,9 +31,16 @@
 //!   EndsWith with a suffix of at most 8 bytes compares the 8 view bytes
 //!   ending where an inline string ends (branch-free over a word of mostly
 //!   inline rows, 4 views to an AVX2 step where the CPU has it) and the last 8 bytes of out-of-line candidates; longer
-//!   suffixes read the bytes of the rows long enough only. `=` and Contains
-//!   on views run arrow-rs's kernels (arrow-ord `eq`, arrow-string
-//!   `contains`): ours measured slower there (docs/strings.md).
+//!   suffixes read the bytes of the rows long enough only. Contains with a
+//!   literal of 1 to 8 bytes where the CPU has AVX-512 F and BW searches
+//!   inline strings inside the views, 4 views to a register (a compare
+//!   per literal byte, the masks shifted and and-ed, masked to each
+//!   view's start positions), and out-of-line rows by one masked load of
+//!   at most 64 bytes each, or (AVX-512 VBMI2, a word of mostly
+//!   out-of-line rows lying back to back in one data buffer) as one
+//!   Utf8 word over their bytes. `=` and the other Contains on views run
+//!   arrow-rs's kernels (arrow-ord `eq`, arrow-string `contains`): ours
+//!   measured slower there (docs/strings.md).
 //! - **Contains** over Utf8 / LargeUtf8 searches the values buffer once (as
 //!   ClickHouse searches a whole column's chars), 64 positions a step: a
 //!   rare pair of the literal's bytes compared at every position (Muła's
@@ -1821,8 +1828,10 @@ mod v512 {
 
     /// The out-of-line rows (the bits `outs` of `views`, at most 64) when
     /// their bytes lie back to back in one data buffer in view order (as a
-    /// builder writes them): [`x512::contains_word`] over those bytes,
-    /// the inline rows as empty rows between them (their bits are zero).
+    /// builder writes them; checked 16 views a step by [`all_out`] when all
+    /// 64 are out of line, else one a step, branch-free):
+    /// [`x512::contains_word`] over those bytes, the inline rows as empty
+    /// rows between them (their bits are zero).
     /// `None` when they do not, when they span more than
     /// [`x512::SPAN_BIG`] bytes or their blocks do not fit in the buffer,
     /// or a row is too long for a word.
@@ -1844,18 +1853,22 @@ mod v512 {
         // empty.
         let mut w = [0i32; 65];
         let (mut end, mut ok) = (first, true);
-        for (j, &v) in views.iter().enumerate() {
-            // Branch-free: 1 for an out-of-line row, else 0 (its length
-            // does not count, nor its buffer and offset).
-            let o = (outs >> j) & 1;
-            let (b, at) = ((v >> 64) as u32, u64::from((v >> 96) as u32));
-            ok &= (o == 0) | ((b == b0) & (at == end));
-            end += o * super::view_len(v) as u64;
-            // Wraps only when the span is too big (checked below).
-            w[j + 1] = (end - first) as i32;
-        }
-        for j in views.len()..64 {
-            w[j + 1] = w[j];
+        if let (Ok(all), u64::MAX) = (<&[u128; 64]>::try_from(views), outs) {
+            (end, ok) = all_out(all, b0, first as u32, &mut w);
+        } else {
+            for (j, &v) in views.iter().enumerate() {
+                // Branch-free: 1 for an out-of-line row, else 0 (its length
+                // does not count, nor its buffer and offset).
+                let o = (outs >> j) & 1;
+                let (b, at) = ((v >> 64) as u32, u64::from((v >> 96) as u32));
+                ok &= (o == 0) | ((b == b0) & (at == end));
+                end += o * super::view_len(v) as u64;
+                // Wraps only when the span is too big (checked below).
+                w[j + 1] = (end - first) as i32;
+            }
+            for j in views.len()..64 {
+                w[j + 1] = w[j];
+            }
         }
         if !ok || end - first > super::x512::SPAN_BIG as u64 {
             return None;
@@ -1866,6 +1879,69 @@ mod v512 {
         // first` (at most SPAN_BIG, so no `i32` wrapped). `contains_word`
         // checks that the blocks over `first..end` lie inside `values`.
         unsafe { super::x512::contains_word(&w, first as usize, end as usize, values, lit) }
+    }
+
+    /// [`back_to_back`]'s offsets `w` for 64 out-of-line views, 16 a
+    /// step: their lengths, buffer indices and offsets gathered from 4
+    /// registers of views by permutes, each offset compared with the end
+    /// (offset plus length, not wrapped) of the view before (`first` for
+    /// the first) and each buffer with `b0`. The end of the last view, and
+    /// whether all of them held.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+    #[inline]
+    fn all_out(views: &[u128; 64], b0: u32, first: u32, w: &mut [i32; 65]) -> (u64, bool) {
+        // Dword `4j + f` of the views is field `f` of view `j`.
+        let idx = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28);
+        let (two, three) = (_mm512_set1_epi32(2), _mm512_set1_epi32(3));
+        let (b0, at) = (
+            _mm512_set1_epi32(b0 as i32),
+            _mm512_set1_epi32(first as i32),
+        );
+        let mut before = at;
+        let mut bad: __mmask16 = 0;
+        let p = views.as_ptr();
+        for g in 0..4 {
+            // SAFETY: views 16g .. 16g + 16 of 64, four 64-byte loads.
+            let r = unsafe {
+                [
+                    _mm512_loadu_si512(p.add(16 * g).cast()),
+                    _mm512_loadu_si512(p.add(16 * g + 4).cast()),
+                    _mm512_loadu_si512(p.add(16 * g + 8).cast()),
+                    _mm512_loadu_si512(p.add(16 * g + 12).cast()),
+                ]
+            };
+            let lens = field(&r, idx);
+            let bufs = field(&r, _mm512_add_epi32(idx, two));
+            let offs = field(&r, _mm512_add_epi32(idx, three));
+            let ends = _mm512_add_epi32(offs, lens);
+            // The end of the view before each: the last lane of `before`,
+            // then `ends` moved up a lane.
+            let prev = _mm512_alignr_epi32::<15>(ends, before);
+            bad |= _mm512_cmpneq_epi32_mask(bufs, b0)
+                | _mm512_cmpneq_epi32_mask(offs, prev)
+                | _mm512_cmplt_epu32_mask(ends, offs);
+            // SAFETY: lanes 16g .. 16g + 16 of `w` (65 of them).
+            unsafe {
+                _mm512_storeu_si512(
+                    w.as_mut_ptr().add(16 * g).cast(),
+                    _mm512_sub_epi32(offs, at),
+                )
+            };
+            before = ends;
+        }
+        let end = _mm512_cvtsi512_si32(_mm512_alignr_epi32::<15>(before, before)) as u32;
+        w[64] = end.wrapping_sub(first) as i32;
+        (u64::from(end), bad == 0)
+    }
+
+    /// Dword `ix` (of 0..32, lanes 0..8) of each of the 16 views in `r`
+    /// (lanes 0..8 from `r[0..2]`, 8..16 from `r[2..4]`).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn field(r: &[__m512i; 4], ix: __m512i) -> __m512i {
+        let lo = _mm512_permutex2var_epi32(r[0], ix, r[1]);
+        let hi = _mm512_permutex2var_epi32(r[2], ix, r[3]);
+        _mm512_shuffle_i64x2::<0x44>(lo, hi)
     }
 
     /// Whether the out-of-line view `v` holds the literal (`K` bytes,
@@ -1936,7 +2012,9 @@ fn view_kernel(
     let data_mask = |n: usize| -> u128 { ((1u128 << (8 * n)) - 1) << 32 };
     // Contains with a literal of 1 to 8 bytes where the CPU has AVX-512 F
     // and BW: inline views searched 4 to a register, out-of-line rows of at
-    // most 64 bytes by one masked load each (`v512`; docs/strings.md).
+    // most 64 bytes by one masked load each, or back to back as one Utf8
+    // word (`v512`; 6-7x arrow-rs on short rows, 2-2.9x on paths, Zen 4,
+    // docs/strings.md).
     if test == StringMatch::Contains {
         if let Some(bits) = view_contains(views, buffers, lit) {
             return Ok(bits);
