@@ -2013,7 +2013,7 @@ fn view_kernel(
     // Contains with a literal of 1 to 8 bytes where the CPU has AVX-512 F
     // and BW: inline views searched 4 to a register, out-of-line rows of at
     // most 64 bytes by one masked load each, or back to back as one Utf8
-    // word (`v512`; 6-7x arrow-rs on short rows, 2-2.9x on paths, Zen 4,
+    // word (`v512`; 6-7x arrow-rs on short rows, 2.5-3.6x on paths, Zen 4,
     // docs/strings.md).
     if test == StringMatch::Contains {
         if let Some(bits) = view_contains(views, buffers, lit) {
