@@ -667,6 +667,18 @@ fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
                 match heads_fit(base, k) {
                     Some(w) if !sparse => rest(base, m & head_bits::<O, AVX2>(w, values, &ends)),
                     _ if lit.len() <= 8 => head_refine(offsets, base, m, values, lit, &ends),
+                    // StartsWith of 9 to 64 bytes with AVX-512: one masked
+                    // load a candidate, no branch on the answer (3x faster
+                    // on paths many-match, where half the candidates match;
+                    // `=`'s candidates, of the literal's length, mostly
+                    // match or mostly not, and measured slower this way).
+                    // SAFETY: `X512` only under `offsets_words_avx512`,
+                    // whose caller checked AVX-512 F and BW; `9 <= lit.len()
+                    // <= 64`.
+                    #[cfg(target_arch = "x86_64")]
+                    _ if X512 && at_least && lit.len() <= 64 => unsafe {
+                        x512::refine_prefix(offsets, base, m, values, lit)
+                    },
                     // A longer literal: one pass, the rest compared right
                     // after a head that matches (measured faster than two
                     // passes on 24-64-byte paths, whose heads all match).
@@ -1034,6 +1046,46 @@ mod x512 {
     #[inline(always)]
     pub(super) fn fits(first: usize, end: usize, len: usize) -> bool {
         fits_in(first, end, len, SPAN)
+    }
+
+    /// The candidates (set bits of `m`, rows `base + j`) whose first
+    /// `lit.len()` bytes are `lit` (StartsWith of a literal of 9 to 64
+    /// bytes, after the length test): one masked load of the row's
+    /// first `lit.len()` bytes each, compared whole, no branch on the
+    /// answer (so that a word's loads overlap). A row whose bytes would
+    /// pass the end of `values` (offsets that are not valid) is false.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F and BW; `1 <= lit.len() <= 64`.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    pub(super) unsafe fn refine_prefix<O: super::OffsetSizeTrait>(
+        offsets: &[O],
+        base: usize,
+        m: u64,
+        values: &[u8],
+        lit: &[u8],
+    ) -> u64 {
+        let l = lit.len();
+        let k = u64::MAX >> (64 - l);
+        // SAFETY: `k` selects `lit`'s `l` bytes; masked-out bytes are not
+        // read (and never fault).
+        let want = unsafe { _mm512_maskz_loadu_epi8(k, lit.as_ptr().cast()) };
+        let (mut out, mut rest) = (m, m);
+        while rest != 0 {
+            let j = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let s = offsets[base + j].as_usize();
+            let ok = s.checked_add(l).is_some_and(|e| e <= values.len()) && {
+                // SAFETY: `values[s..s + l]` is in bounds (checked just
+                // above); the load reads only those `l` bytes (`k`).
+                let row = unsafe { _mm512_maskz_loadu_epi8(k, values.as_ptr().add(s).cast()) };
+                _mm512_cmpneq_epi8_mask(row, want) == 0
+            };
+            out &= !(u64::from(!ok) << j);
+        }
+        out
     }
 
     /// [`fits`] with at most `span` bytes (no overflow whatever the
