@@ -408,15 +408,13 @@ unsafe fn kernel(
 
 #[cfg(test)]
 mod tests {
-    use crate::arrow::{ArrowArray, ArrowSchema};
-    use crate::predicate::{
-        bitbytes_predicate_free, bitbytes_predicate_parse, bitbytes_predicate_test,
-        BitbytesPredicate,
-    };
-    use arrow_array::ffi::{to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
+    use crate::arrow::ArrowArray;
+    use crate::predicate::tests::{c_array, c_schema, export, last_error, parse};
+    use crate::predicate::{bitbytes_predicate_free, bitbytes_predicate_test};
+    use crate::xorshift::XorShift as Rng;
     use arrow_array::{
         new_empty_array, Array, ArrayRef, Date32Array, Float32Array, Float64Array, Int16Array,
-        Int32Array, Int64Array, Int8Array, RecordBatch, StructArray, TimestampMicrosecondArray,
+        Int32Array, Int64Array, Int8Array, RecordBatch, TimestampMicrosecondArray,
     };
     use arrow_schema::Schema;
     use bitbytes::arrow::{CompareOp, Function, Leaf, Predicate};
@@ -424,24 +422,13 @@ mod tests {
     use std::vec;
     use std::vec::Vec;
 
-    /// xorshift64*: the same stream on every run.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-    }
-
     /// A batch of every column type the path reads, `n` rows, each column
     /// with its own share of nulls (none in `i16`), floats with NaN, -0.0,
     /// 0.0 and infinities.
     fn batch(n: usize, rng: &mut Rng) -> RecordBatch {
         let mut valid = |every: u64| -> Vec<bool> {
             (0..n)
-                .map(|_| every == 0 || !rng.next().is_multiple_of(every))
+                .map(|_| every == 0 || !rng.next_u64().is_multiple_of(every))
                 .collect()
         };
         let (v8, v16, v32, v64, vf, vd, vdate, vts) = (
@@ -454,7 +441,7 @@ mod tests {
             valid(9),
             valid(11),
         );
-        let mut small = || (rng.next() % 9) as i64 - 4;
+        let mut small = || (rng.next_u64() % 9) as i64 - 4;
         let ints: Vec<i64> = (0..n).map(|_| small()).collect();
         let special = [
             f64::NAN,
@@ -497,9 +484,9 @@ mod tests {
     /// A random leaf over a random column: a comparison with a value of the
     /// column, Between / NotBetween two of its values, or a null test.
     fn random_leaf(b: &RecordBatch, rng: &mut Rng) -> Predicate {
-        let c = rng.next() as usize % b.num_columns();
+        let c = rng.next_u64() as usize % b.num_columns();
         let (field, column) = (b.schema().field(c).name().clone(), b.column(c).clone());
-        let k = rng.next() as usize % 10;
+        let k = rng.next_u64() as usize % 10;
         if k == 0 {
             return Predicate::Leaf(Leaf::new(
                 Function::IsNull,
@@ -519,13 +506,13 @@ mod tests {
         if valid.is_empty() {
             return Predicate::Leaf(Leaf::new(Function::IsNotNull, field, column.slice(0, 0)));
         }
-        let row = valid[rng.next() as usize % valid.len()];
+        let row = valid[rng.next_u64() as usize % valid.len()];
         if k <= 3 && row + 1 < column.len() && column.is_valid(row + 1) {
             // Between / NotBetween the values of two rows (either order).
             let f = [Function::Between, Function::NotBetween][k - 2];
             return Predicate::Leaf(Leaf::new(f, field, column.slice(row, 2)));
         }
-        let op = CompareOp::ALL[rng.next() as usize % 6];
+        let op = CompareOp::ALL[rng.next_u64() as usize % 6];
         Predicate::Leaf(Leaf::new(
             Function::Compare(op),
             field,
@@ -534,32 +521,17 @@ mod tests {
     }
 
     fn random_tree(b: &RecordBatch, rng: &mut Rng, depth: usize) -> Predicate {
-        if depth == 0 || rng.next().is_multiple_of(3) {
+        if depth == 0 || rng.next_u64().is_multiple_of(3) {
             return random_leaf(b, rng);
         }
-        let children = (0..2 + rng.next() as usize % 2)
+        let children = (0..2 + rng.next_u64() as usize % 2)
             .map(|_| random_tree(b, rng, depth - 1))
             .collect();
-        if rng.next().is_multiple_of(2) {
+        if rng.next_u64().is_multiple_of(2) {
             Predicate::And(children)
         } else {
             Predicate::Or(children)
         }
-    }
-
-    fn parse(json: &str, schema: &FFI_ArrowSchema) -> *mut BitbytesPredicate {
-        let mut p = core::ptr::null_mut();
-        // SAFETY: live buffers and structs.
-        let rc = unsafe {
-            bitbytes_predicate_parse(
-                json.as_ptr().cast(),
-                json.len(),
-                (schema as *const FFI_ArrowSchema).cast::<ArrowSchema>(),
-                &mut p,
-            )
-        };
-        assert_eq!(rc, 0, "{json}");
-        p
     }
 
     /// The path against `Predicate::test` on random trees of comparisons
@@ -568,7 +540,7 @@ mod tests {
     /// bytes), and at lengths around word ends.
     #[test]
     fn borrowed_path_agrees_with_rust() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
         let whole = batch(300, &mut rng);
         let mut tried = 0;
         for (offset, len) in [
@@ -582,12 +554,12 @@ mod tests {
             (5, 0),
         ] {
             let b = whole.slice(offset, len);
-            let (array, schema) = to_ffi(&StructArray::from(b.clone()).to_data()).unwrap();
+            let (array, schema) = export(&b);
             let arrow_schema: Schema = b.schema().as_ref().clone();
             for _ in 0..60 {
                 let predicate = random_tree(&b, &mut rng, 3);
                 let json = predicate.to_paimon_json(&arrow_schema).unwrap();
-                let p = parse(&json, &schema);
+                let p = parse(&json, &schema).unwrap();
                 // SAFETY: a live predicate of `parse`.
                 assert!(unsafe { &*p }.plan.is_some(), "{json}: no plan");
                 let want = Predicate::from_paimon_json(&json, &arrow_schema)
@@ -599,13 +571,13 @@ mod tests {
                 let rc = unsafe {
                     bitbytes_predicate_test(
                         p,
-                        (&array as *const FFI_ArrowArray).cast::<ArrowArray>(),
-                        (&schema as *const FFI_ArrowSchema).cast::<ArrowSchema>(),
+                        c_array(&array),
+                        c_schema(&schema),
                         got.as_mut_ptr(),
                         got.len(),
                     )
                 };
-                assert_eq!(rc, 0, "{json}");
+                assert_eq!(rc, 0, "{json}: {}", last_error());
                 assert_eq!(&got[..len], &want[..], "{json} at {offset}+{len}");
                 assert_eq!(got[len], 9);
                 // SAFETY: freed once.
@@ -621,16 +593,18 @@ mod tests {
     /// (refused, nothing written, as before).
     #[test]
     fn what_the_path_does_not_take_runs_the_general_path() {
-        let mut rng = Rng(7);
+        let mut rng = Rng::new(7);
         let b = batch(100, &mut rng);
-        let (array, schema) = to_ffi(&StructArray::from(b.clone()).to_data()).unwrap();
+        let (array, schema) = export(&b);
         let arrow_schema: Schema = b.schema().as_ref().clone();
-        // i64 (column 3) > its row 10, AND i32 (column 2) IS NOT NULL.
+        // i64 (column 3) > its first non-null value, AND i32 (column 2) IS
+        // NOT NULL.
+        let row = (0..100).find(|&i| b.column(3).is_valid(i)).unwrap();
         let predicate = Predicate::And(vec![
             Predicate::Leaf(Leaf::new(
                 Function::Compare(CompareOp::GreaterThan),
                 "i64",
-                b.column(3).slice(10, 1),
+                b.column(3).slice(row, 1),
             )),
             Predicate::Leaf(Leaf::new(
                 Function::IsNotNull,
@@ -640,25 +614,18 @@ mod tests {
         ]);
         let json = predicate.to_paimon_json(&arrow_schema).unwrap();
         let want = predicate.test(&b).unwrap();
-        let p = parse(&json, &schema);
+        let p = parse(&json, &schema).unwrap();
         // SAFETY: a live predicate of `parse`.
         assert!(unsafe { &*p }.plan.is_some());
         let run = |a: &ArrowArray| {
             let mut out = vec![7u8; 100];
             // SAFETY: live structs.
-            let rc = unsafe {
-                bitbytes_predicate_test(
-                    p,
-                    a,
-                    (&schema as *const FFI_ArrowSchema).cast(),
-                    out.as_mut_ptr(),
-                    100,
-                )
-            };
+            let rc =
+                unsafe { bitbytes_predicate_test(p, a, c_schema(&schema), out.as_mut_ptr(), 100) };
             (rc, out)
         };
         // SAFETY: the exported struct as the C layout (same repr(C) struct).
-        let base = unsafe { &*(&array as *const FFI_ArrowArray).cast::<ArrowArray>() };
+        let base = unsafe { &*c_array(&array) };
         let shallow = |a: &ArrowArray| ArrowArray { ..*a };
         // SAFETY: the export has 8 children.
         let column = |i: usize| unsafe { &**base.children.add(i) };
@@ -670,12 +637,16 @@ mod tests {
 
         // The i64 values one byte off their alignment.
         let values = b.column(3).to_data().buffers()[0].clone();
-        let mut moved = vec![0u64; values.len() / 8 + 1];
-        let bytes: &mut [u8] = bytemuck_bytes(&mut moved);
-        bytes[1..1 + values.len()].copy_from_slice(values.as_slice());
+        let mut bytes = vec![0u8; values.len() + 2];
+        let at = if (bytes.as_ptr() as usize + 1).is_multiple_of(8) {
+            2
+        } else {
+            1
+        };
+        bytes[at..at + values.len()].copy_from_slice(values.as_slice());
         let mut i64_col = shallow(column(3));
         // SAFETY: the export's i64 column has 2 buffers.
-        let mut buffers = [unsafe { *i64_col.buffers }, bytes[1..].as_ptr().cast()];
+        let mut buffers = [unsafe { *i64_col.buffers }, bytes[at..].as_ptr().cast()];
         i64_col.buffers = buffers.as_mut_ptr();
         kids[3] = &mut i64_col;
         assert_eq!(run(&top), (0, want.clone()));
@@ -692,13 +663,5 @@ mod tests {
         assert_eq!(out, [7u8; 100]);
         // SAFETY: freed once.
         unsafe { bitbytes_predicate_free(p) };
-    }
-
-    /// The bytes of a `u64` slice.
-    fn bytemuck_bytes(words: &mut [u64]) -> &mut [u8] {
-        let len = words.len() * 8;
-        // SAFETY: `u8` has no alignment and every bit pattern; the slice
-        // covers exactly the words' bytes, borrowed mutably once.
-        unsafe { core::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), len) }
     }
 }

@@ -56,6 +56,9 @@ mod predicate;
 pub mod status;
 #[cfg(feature = "predicate")]
 mod validate;
+#[cfg(test)]
+#[path = "../../tests/support/xorshift.rs"]
+pub(crate) mod xorshift;
 
 pub use arrow::bitbytes_unpack_arrow;
 pub use core_fns::{

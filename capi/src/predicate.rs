@@ -712,7 +712,7 @@ fn with_parent_nulls(child: &ArrayRef, parent: &StructArray) -> Result<ArrayRef,
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::ffi::bitbytes_last_error;
     use arrow_array::ffi::{to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
@@ -758,19 +758,19 @@ mod tests {
         .unwrap()
     }
 
-    fn export(batch: &RecordBatch) -> (FFI_ArrowArray, FFI_ArrowSchema) {
+    pub(crate) fn export(batch: &RecordBatch) -> (FFI_ArrowArray, FFI_ArrowSchema) {
         to_ffi(&StructArray::from(batch.clone()).to_data()).unwrap()
     }
 
-    fn c_array(a: &FFI_ArrowArray) -> *const ArrowArray {
+    pub(crate) fn c_array(a: &FFI_ArrowArray) -> *const ArrowArray {
         (a as *const FFI_ArrowArray).cast()
     }
 
-    fn c_schema(s: &FFI_ArrowSchema) -> *const ArrowSchema {
+    pub(crate) fn c_schema(s: &FFI_ArrowSchema) -> *const ArrowSchema {
         (s as *const FFI_ArrowSchema).cast()
     }
 
-    fn parse(
+    pub(crate) fn parse(
         json: &str,
         schema: &FFI_ArrowSchema,
     ) -> Result<*mut BitbytesPredicate, (c_int, String)> {
@@ -786,7 +786,7 @@ mod tests {
         }
     }
 
-    fn last_error() -> String {
+    pub(crate) fn last_error() -> String {
         // SAFETY: a NUL-terminated thread-local string.
         unsafe { CStr::from_ptr(bitbytes_last_error()) }
             .to_string_lossy()
