@@ -756,31 +756,72 @@ mod tests {
         }
     }
 
-    /// The public [`compare_slice`] and [`between_slice`] of every
-    /// [`JavaOrdered`] type are the dispatched kernels (which the test below checks against the
-    /// reference), including floats' NaN and zeros.
+    /// The public [`compare_slice`] and [`between_slice`] against Java's
+    /// order written out per value (`Ord` for the integers, `java_cmp` for
+    /// the floats: NaN above +inf, -0.0 below 0.0), for every
+    /// [`JavaOrdered`] type, operator and pair of bounds, on 130 values (two
+    /// whole words and a tail), and equal to the dispatched kernels.
+    fn slices_agree<T: JavaOrdered + JavaOrd + PartialOrd + core::fmt::Debug>(
+        pool: &[T],
+        literals: &[T],
+        cmp: impl Fn(T, T) -> Ordering,
+    ) {
+        for &l in literals {
+            for op in CompareOp::ALL {
+                let want: Vec<bool> = pool
+                    .iter()
+                    .map(|&v| {
+                        let o = cmp(v, l);
+                        match op {
+                            CompareOp::Equal => o.is_eq(),
+                            CompareOp::NotEqual => o.is_ne(),
+                            CompareOp::LessThan => o.is_lt(),
+                            CompareOp::LessOrEqual => o.is_le(),
+                            CompareOp::GreaterThan => o.is_gt(),
+                            CompareOp::GreaterOrEqual => o.is_ge(),
+                        }
+                    })
+                    .collect();
+                let got = compare_slice(pool, op, l);
+                assert_eq!(got.iter().collect::<Vec<_>>(), want, "{op:?} {l:?}");
+                assert_eq!(got, compare_dispatch(pool, op, l));
+            }
+            for &h in literals {
+                let want: Vec<bool> = pool
+                    .iter()
+                    .map(|&v| cmp(l, v).is_le() && cmp(v, h).is_le())
+                    .collect();
+                let got = between_slice(pool, l, h);
+                assert_eq!(got.iter().collect::<Vec<_>>(), want, "{l:?}..={h:?}");
+                assert_eq!(got, between_dispatch(pool, l, h));
+            }
+        }
+    }
+
     #[test]
-    fn compare_slice_is_the_dispatched_kernel() {
-        macro_rules! check {
+    fn compare_and_between_slices_agree_with_java_order() {
+        macro_rules! ints {
             ($($t:ty),*) => {$(
-                let pool: Vec<$t> = (0..130u8).map(|i| (i % 7) as $t).collect();
-                for op in CompareOp::ALL {
-                    for l in [0 as $t, 3 as $t, 9 as $t] {
-                        assert_eq!(compare_slice(&pool, op, l), compare_dispatch(&pool, op, l));
-                    }
-                }
+                let mut pool: Vec<$t> = (0..130u8).map(|i| (i % 7) as $t).collect();
+                (pool[5], pool[77]) = (<$t>::MIN, <$t>::MAX);
+                slices_agree(&pool, &[0, 3, 9, <$t>::MIN, <$t>::MAX], |a, b| a.cmp(&b));
             )*};
         }
-        check!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
-        macro_rules! check_between {
-            ($($t:ty),*) => {$(
-                let pool: Vec<$t> = (0..130u8).map(|i| (i % 7) as $t).collect();
-                for (lo, hi) in [(0 as $t, 3 as $t), (3 as $t, 3 as $t), (5 as $t, 2 as $t)] {
-                    assert_eq!(between_slice(&pool, lo, hi), between_dispatch(&pool, lo, hi));
-                }
-            )*};
-        }
-        check_between!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+        ints!(i8, i16, i32, i64, u8, u16, u32, u64);
+        let specials = [
+            f64::NAN,
+            -0.0,
+            0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            -1.0,
+            2.5,
+        ];
+        let pool: Vec<f64> = (0..130).map(|i| specials[i % specials.len()]).collect();
+        slices_agree(&pool, &specials, java_cmp);
+        let pool: Vec<f32> = pool.iter().map(|&v| v as f32).collect();
+        let lits: Vec<f32> = specials.iter().map(|&v| v as f32).collect();
+        slices_agree(&pool, &lits, |a, b| java_cmp(f64::from(a), f64::from(b)));
         let floats = [f64::NAN, -0.0, 0.0, f64::INFINITY, -1.0];
         let bits = compare_slice(&floats, CompareOp::GreaterThan, 0.0);
         assert_eq!(
