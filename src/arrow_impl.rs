@@ -177,7 +177,9 @@ pub use parquet_stats::{PageStats, ParquetStats, PruneCounts, PrunePlan, PrunedF
 pub use predicate::{Leaf, Predicate};
 pub use selection::selection_indices;
 pub use stats::{ColumnStats, StatsBatch, StatsVerdict};
-pub use string_kernels::{string_match, StringMatch};
+pub use string_kernels::{
+    string_match, string_match_offsets, string_match_offsets_unchecked, StringMatch, StringOffset,
+};
 pub use transform::{
     FieldRef, PaimonType, PaimonTypeRoot, PositionInput, Transform, TransformInput, TrimSide,
     PAIMON_MAX_LENGTH,

@@ -34,9 +34,7 @@ use arrow_array::{
     ArrowPrimitiveType, BooleanArray, DictionaryArray, GenericByteArray, PrimitiveArray,
 };
 use arrow_buffer::alloc::Allocation;
-use arrow_buffer::{
-    ArrowNativeType, BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer,
-};
+use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::DataType;
 use core::ffi::c_void;
 use core::ptr::NonNull;
@@ -211,6 +209,75 @@ fn has_parameters(data_type: &DataType) -> bool {
     )
 }
 
+/// The offsets and data of a Utf8 / LargeUtf8 (`utf8`) or Binary /
+/// LargeBinary array, checked (`offsets_in`: non-decreasing from the array's
+/// first row, within the data, and for strings valid UTF-8 on character
+/// boundaries): all `offset + length + 1` offsets from the buffer's start,
+/// and the data up to the last offset; `None` when a buffer is NULL or
+/// misaligned, or a check fails (the reference names the problem).
+///
+/// # Safety
+///
+/// As [`byte_slices`].
+pub(crate) unsafe fn byte_buffers<'a, O>(
+    array: &ArrowArray,
+    offset: usize,
+    length: usize,
+    utf8: bool,
+) -> Option<(&'a [O], &'a [u8])>
+where
+    O: ArrowNativeTypeOp + Ord + core::fmt::Display,
+{
+    // SAFETY: forwarded.
+    let (all, data) = unsafe { byte_slices::<O>(array, offset, length) }?;
+    offsets_in(&all[offset..], data, utf8).ok()?;
+    Some((all, data))
+}
+
+/// [`byte_buffers`] before the check of the offsets and bytes: **nothing
+/// may index the data by these offsets** before `offsets_in` passed on the
+/// ones used.
+///
+/// # Safety
+///
+/// `array` passed `check_array` with a Utf8 / LargeUtf8 / Binary /
+/// LargeBinary type of offsets `O`; its offsets buffer holds `offset +
+/// length + 1` offsets and its data buffer the bytes up to the last,
+/// readable for `'a`.
+pub(crate) unsafe fn byte_slices<'a, O>(
+    array: &ArrowArray,
+    offset: usize,
+    length: usize,
+) -> Option<(&'a [O], &'a [u8])>
+where
+    O: ArrowNativeTypeOp,
+{
+    // SAFETY: buffers 1 and 2 are the offsets and the data.
+    let (offsets_ptr, data_ptr) = unsafe { (buffer(array, 1), buffer(array, 2)) };
+    let width = core::mem::size_of::<O>();
+    if offsets_ptr.is_null() || !(offsets_ptr as usize).is_multiple_of(width) {
+        return None;
+    }
+    let n = offset + length + 1;
+    // SAFETY: the offsets buffer holds `offset + length + 1` offsets (the
+    // caller's promise), aligned (checked).
+    let all = unsafe { core::slice::from_raw_parts(offsets_ptr.cast::<O>(), n) };
+    // The data buffer ends at the last offset (as for arrow-rs' importer:
+    // the C Data Interface gives no other length).
+    let data_len = all[n - 1].to_usize()?;
+    let data: &[u8] = if data_ptr.is_null() {
+        if data_len != 0 {
+            return None;
+        }
+        &[]
+    } else {
+        // SAFETY: the data buffer holds the bytes up to the last offset
+        // (the caller's promise).
+        unsafe { core::slice::from_raw_parts(data_ptr.cast::<u8>(), data_len) }
+    };
+    Some((all, data))
+}
+
 /// A Utf8 / LargeUtf8 / Binary / LargeBinary column (see [`import`]).
 ///
 /// # Safety
@@ -227,37 +294,16 @@ where
 {
     // SAFETY: forwarded.
     let nulls = unsafe { nulls(array, offset, length, owner) }?;
-    // SAFETY: buffers 1 and 2 are the offsets and the data.
-    let (offsets_ptr, data_ptr) = unsafe { (buffer(array, 1), buffer(array, 2)) };
-    let width = core::mem::size_of::<T::Offset>();
-    if offsets_ptr.is_null() || !(offsets_ptr as usize).is_multiple_of(width) {
-        return None;
-    }
-    let n = offset + length + 1;
-    // SAFETY: the offsets buffer holds `offset + length + 1` offsets (the
-    // caller's promise), aligned (checked).
-    let all = unsafe { core::slice::from_raw_parts(offsets_ptr.cast::<T::Offset>(), n) };
-    // The data buffer ends at the last offset (as for arrow-rs' importer:
-    // the C Data Interface gives no other length).
-    let data_len = all[n - 1].to_usize()?;
-    let data: &[u8] = if data_ptr.is_null() {
-        if data_len != 0 {
-            return None;
-        }
-        &[]
-    } else {
-        // SAFETY: the data buffer holds the bytes up to the last offset
-        // (the caller's promise).
-        unsafe { core::slice::from_raw_parts(data_ptr.cast::<u8>(), data_len) }
-    };
     let utf8 = matches!(T::DATA_TYPE, DataType::Utf8 | DataType::LargeUtf8);
-    offsets_in(&all[offset..], data, utf8).ok()?;
-    // SAFETY: as `all` and `data`.
-    let offsets = unsafe { borrowed(offsets_ptr, n * width, owner) }?;
-    // SAFETY: as `data`.
-    let data = match unsafe { borrowed(data_ptr, data_len, owner) } {
-        Some(data) => data,
-        None => Buffer::from_vec(std::vec::Vec::<u8>::new()),
+    // SAFETY: forwarded.
+    let (all, data) = unsafe { byte_buffers::<T::Offset>(array, offset, length, utf8) }?;
+    // SAFETY: as `all` and `data`, which stay readable for the call.
+    let offsets = unsafe { borrowed(all.as_ptr().cast(), core::mem::size_of_val(all), owner) }?;
+    let data = if data.is_empty() {
+        Buffer::from_vec(std::vec::Vec::<u8>::new())
+    } else {
+        // SAFETY: as above.
+        unsafe { borrowed(data.as_ptr().cast(), data.len(), owner) }?
     };
     let offsets = ScalarBuffer::<T::Offset>::new(offsets, offset, length + 1);
     // SAFETY: `offsets_in` checked them non-decreasing, from at least 0 and
@@ -461,9 +507,9 @@ mod tests {
             (0..n).map(|i| mixed(i).then_some(i as i64)),
         ));
         agrees_sliced(&UInt64Array::from_iter_values((0..n).map(|i| i as u64)));
-        agrees_sliced(&Float16Array::from_iter(
-            (0..n).map(|i| mixed(i).then_some(ArrowNativeType::usize_as(i))),
-        ));
+        agrees_sliced(&Float16Array::from_iter((0..n).map(|i| {
+            mixed(i).then_some(arrow_buffer::ArrowNativeType::usize_as(i))
+        })));
         agrees_sliced(&Float32Array::from_iter(
             (0..n).map(|i| Some(i as f32 / 3.0)),
         ));

@@ -383,7 +383,18 @@ fn predicate(input: &mut Input) -> (String, [bool; 3]) {
             leaf(D, "IN", &format!("{lit},{other}")),
             [false, false, true],
         ),
-        5 => (leaf(S, "CONTAINS", &lit), [false, true, false]),
+        // Every string leaf the borrowed path runs.
+        5 => {
+            let f = [
+                "CONTAINS",
+                "ENDS_WITH",
+                "NOT_EQUAL",
+                "NOT_STARTS_WITH",
+                "NOT_ENDS_WITH",
+                "NOT_CONTAINS",
+            ][input.below(6)];
+            (leaf(S, f, &lit), [false, true, false])
+        }
         6 => (
             compound(
                 "AND",

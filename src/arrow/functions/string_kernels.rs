@@ -69,6 +69,7 @@ use arrow_schema::{ArrowError, DataType};
 use memchr::arch::all::packedpair::Pair;
 use memchr::memmem::Finder;
 use std::format;
+use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
@@ -139,6 +140,148 @@ pub fn string_match(
     literal: &str,
 ) -> Result<BooleanBuffer, ArrowError> {
     per_value(column, &mut |values| flat(values, test, literal))
+}
+
+mod sealed {
+    /// Seals [`StringOffset`](super::StringOffset).
+    pub trait Sealed {}
+    impl Sealed for i32 {}
+    impl Sealed for i64 {}
+}
+
+/// The offset type of a string layout that [`string_match_offsets`] reads:
+/// `i32` (Utf8, Binary) or `i64` (LargeUtf8, LargeBinary). Sealed:
+/// implemented for exactly those two.
+pub trait StringOffset: OffsetSizeTrait + core::fmt::Display + sealed::Sealed {
+    /// [`string_match_offsets_unchecked`] over offsets of this type.
+    ///
+    /// # Safety
+    ///
+    /// As [`string_match_offsets_unchecked`].
+    unsafe fn match_unchecked(
+        offsets: &[Self],
+        values: &[u8],
+        test: StringMatch,
+        literal: &[u8],
+    ) -> BooleanBuffer;
+}
+
+impl StringOffset for i32 {
+    unsafe fn match_unchecked(
+        offsets: &[i32],
+        values: &[u8],
+        test: StringMatch,
+        literal: &[u8],
+    ) -> BooleanBuffer {
+        offsets_kernel(offsets, values, test, literal)
+    }
+}
+
+impl StringOffset for i64 {
+    unsafe fn match_unchecked(
+        offsets: &[i64],
+        values: &[u8],
+        test: StringMatch,
+        literal: &[u8],
+    ) -> BooleanBuffer {
+        offsets_kernel(offsets, values, test, literal)
+    }
+}
+
+/// [`string_match`] over strings held as a plain offsets slice and values
+/// buffer (the Arrow Utf8 / LargeUtf8 / Binary / LargeBinary layout) with no
+/// arrow-rs array around them: a column of another format, or the buffers
+/// of a C Data Interface array. Row `i` is `values[offsets[i]..offsets[i +
+/// 1]]`; there are `offsets.len() - 1` rows (none for an empty slice).
+/// One bit per row, LSB first, offset 0; nulls are the caller's (a string
+/// leaf selects a row when it is valid and its bit is set). The comparison
+/// is byte-wise, so the bytes need not be UTF-8.
+///
+/// The offsets are checked first (one pass, no branch per offset); a caller
+/// that has checked them already can skip that with
+/// [`string_match_offsets_unchecked`].
+///
+/// # Errors
+///
+/// [`ArrowError::InvalidArgumentError`] naming the first bad offset when
+/// the offsets are negative, decrease, or run past `values.len()`.
+///
+/// # Examples
+///
+/// ```
+/// use bitbytes::arrow::{string_match_offsets, StringMatch};
+///
+/// // "ab", "", "abc", "b"
+/// let (offsets, values) = ([0i32, 2, 2, 5, 6], b"ababcb");
+/// let bits = string_match_offsets(&offsets, values, StringMatch::StartsWith, b"ab")?;
+/// assert_eq!(bits.iter().collect::<Vec<_>>(), [true, false, true, false]);
+///
+/// let err = string_match_offsets(&[0i32, 4, 2], values, StringMatch::Equal, b"b").unwrap_err();
+/// assert!(err.to_string().contains("offset 2 (2) is below offset 1 (4)"));
+/// # Ok::<(), arrow_schema::ArrowError>(())
+/// ```
+pub fn string_match_offsets<O: StringOffset>(
+    offsets: &[O],
+    values: &[u8],
+    test: StringMatch,
+    literal: &[u8],
+) -> Result<BooleanBuffer, ArrowError> {
+    check_offsets(offsets, values.len())?;
+    // SAFETY: just checked.
+    Ok(unsafe { O::match_unchecked(offsets, values, test, literal) })
+}
+
+/// [`string_match_offsets`] without the check of the offsets.
+///
+/// # Safety
+///
+/// The offsets are non-decreasing, the first is at least 0 and the last at
+/// most `values.len()` (what an arrow-rs `OffsetBuffer` over `values`
+/// guarantees). The kernels load a word of rows' bytes at once, bounded by
+/// its first and last offset: an offset out of order would let them read
+/// outside `values`.
+pub unsafe fn string_match_offsets_unchecked<O: StringOffset>(
+    offsets: &[O],
+    values: &[u8],
+    test: StringMatch,
+    literal: &[u8],
+) -> BooleanBuffer {
+    // SAFETY: forwarded.
+    unsafe { O::match_unchecked(offsets, values, test, literal) }
+}
+
+/// The check of [`string_match_offsets`]: offsets non-decreasing, from at
+/// least 0, to at most `values_len`.
+fn check_offsets<O: StringOffset>(offsets: &[O], values_len: usize) -> Result<(), ArrowError> {
+    let (Some(first), Some(last)) = (offsets.first(), offsets.last()) else {
+        return Ok(());
+    };
+    // Branch-free over blocks of 64, so that the compiler vectorizes it.
+    let tail = &offsets[1..];
+    let ordered = offsets
+        .chunks(64)
+        .zip(tail.chunks(64))
+        .all(|(a, b)| a.iter().zip(b).fold(0u32, |n, (x, y)| n + u32::from(x > y)) == 0);
+    let bad = |msg: String| Err(ArrowError::InvalidArgumentError(msg));
+    if *first < O::usize_as(0) {
+        return bad(format!("offset 0 ({first}) is negative"));
+    }
+    if !ordered {
+        let i = offsets.windows(2).position(|w| w[0] > w[1]).unwrap_or(0) + 1;
+        return bad(format!(
+            "offset {i} ({}) is below offset {} ({}): offsets must not decrease",
+            offsets[i],
+            i - 1,
+            offsets[i - 1]
+        ));
+    }
+    if last.as_usize() > values_len {
+        let i = offsets.len() - 1;
+        return bad(format!(
+            "offset {i} ({last}) is past the end of the {values_len} bytes of values"
+        ));
+    }
+    Ok(())
 }
 
 /// The kernel on a flat string array.
@@ -3032,6 +3175,60 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// `string_match_offsets` gives `string_match`'s bits on the same
+    /// strings (sliced arrays' offsets, both offset widths, every test and
+    /// literals around the 8-byte head), and each bad offset is an error
+    /// naming it, with nothing read past the values.
+    #[test]
+    fn offsets_slices_agree_with_arrays_and_reject_bad_offsets() {
+        use arrow_array::{LargeStringArray, StringArray};
+        use std::string::ToString;
+        let mut rng = crate::xorshift::XorShift::new(0x5eed_0ff5_e75a_11ce);
+        let rows: Vec<String> = (0..700)
+            .map(|_| {
+                let n = (rng.next_u64() % 24) as usize;
+                (0..n)
+                    .map(|_| ['a', 'b', 'é'][rng.next_u64() as usize % 3])
+                    .collect()
+            })
+            .collect();
+        let small = StringArray::from_iter_values(&rows);
+        let large = LargeStringArray::from_iter_values(&rows);
+        for lit in ["", "a", "ab", "é", "abababab", "abababa", "aaaaaaaaaab"] {
+            for test in StringMatch::ALL {
+                for (from, len) in [(0, 700), (3, 650), (64, 1), (70, 0)] {
+                    let (s, l) = (small.slice(from, len), large.slice(from, len));
+                    let want = string_match(&s, test, lit).unwrap();
+                    let got =
+                        string_match_offsets(s.value_offsets(), s.values(), test, lit.as_bytes())
+                            .unwrap();
+                    assert_eq!(got, want, "{test:?} {lit:?} {from} {len}");
+                    let got =
+                        string_match_offsets(l.value_offsets(), l.values(), test, lit.as_bytes())
+                            .unwrap();
+                    assert_eq!(got, want, "{test:?} {lit:?} {from} {len} large");
+                }
+            }
+        }
+        let err = |offsets: &[i32], values: &[u8]| {
+            string_match_offsets(offsets, values, StringMatch::StartsWith, b"a")
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err(&[-1, 2], b"ab").contains("offset 0 (-1) is negative"));
+        assert!(err(&[0, 2, 1, 2], b"ab").contains("offset 2 (1) is below offset 1 (2)"));
+        // A decrease far into a long column (past the first block of 64).
+        let mut long: Vec<i32> = (0..200).collect();
+        long[150] = 3;
+        assert!(err(&long, &[b'a'; 200]).contains("offset 150 (3) is below offset 149 (149)"));
+        assert!(err(&[0, 2, 3], b"ab").contains("offset 2 (3) is past the end of the 2 bytes"));
+        // No offset: no row; one offset: no row either.
+        for offsets in [&[][..], &[1][..]] {
+            let bits = string_match_offsets(offsets, b"ab", StringMatch::Equal, b"").unwrap();
+            assert_eq!(bits.len(), 0);
         }
     }
 }
