@@ -362,9 +362,11 @@ int bitbytes_unpack_arrow(const struct ArrowArray *array,
  * schemas only the release pointer and the name are read, while looking
  * for the read columns by name). A predicate whose leaves are all
  * comparisons, [NOT] BETWEEN or IS [NOT] NULL over integer, float, date or
- * timestamp columns (under AND / OR) reads those columns' values in place
- * after the same checks; any other leaf makes the call build Arrow arrays
- * over the caller's buffers first (the answer is the same either way).
+ * timestamp columns, or =, <>, [NOT_]STARTS_WITH, [NOT_]ENDS_WITH,
+ * [NOT_]CONTAINS or IS [NOT] NULL over Utf8 / LargeUtf8 columns (under
+ * AND / OR), reads those columns' buffers in place after the same checks;
+ * any other leaf makes the call build Arrow arrays over the caller's
+ * buffers first (the answer is the same either way).
  *
  * Errors: a negative BITBYTES_ERR_* code; nothing is written to any output
  * (out, *out, *count); bitbytes_last_error() then returns a message for this
