@@ -5,6 +5,10 @@
 //! every layout (Utf8 and LargeUtf8 from exact, unpadded buffers, Utf8View
 //! over small data buffers, dictionaries with null keys and values,
 //! run-end encodings), whole and sliced, against the row-by-row oracle.
+//! And `string_match_offsets` over the rows' own offsets and exact-size
+//! bytes, then with one offset moved (out of order, negative, past the
+//! data, inside a character): an `Err` exactly when the offsets are bad,
+//! else the byte-wise oracle's bits, never a read outside the bytes.
 #![no_main]
 
 #[path = "../../tests/support/string_columns.rs"]
@@ -12,7 +16,8 @@ mod string_columns;
 
 use arrow_array::{Array, StringArray};
 use bitbytes::arrow::{
-    string_match, Function, InStrategy, LeafFunction, MultiLiteralsLeafFunction, StringMatch,
+    string_match, string_match_offsets, Function, InStrategy, LeafFunction,
+    MultiLiteralsLeafFunction, StringMatch, StringOffset,
 };
 use libfuzzer_sys::fuzz_target;
 use string_columns::{layouts, literals_of, oracle};
@@ -42,6 +47,39 @@ fn like_pattern(test: StringMatch, lit: &str) -> String {
         StringMatch::StartsWith => format!("{e}%"),
         StringMatch::EndsWith => format!("%{e}"),
         StringMatch::Contains => format!("%{e}%"),
+    }
+}
+
+/// `string_match_offsets` over `offsets` and `values`, every test: an
+/// `Err` exactly when the offsets are bad (negative, decreasing or past the
+/// bytes), else each row's bit as the byte-wise test says.
+fn check_offsets<O: StringOffset>(offsets: &[O], values: &[u8], lit: &[u8]) {
+    let at = |o: O| o.to_usize();
+    let ok = offsets.first().is_none_or(|&f| f >= O::usize_as(0))
+        && offsets.windows(2).all(|w| w[0] <= w[1])
+        && offsets
+            .last()
+            .is_none_or(|&l| at(l).is_some_and(|l| l <= values.len()));
+    for test in StringMatch::ALL {
+        match string_match_offsets(offsets, values, test, lit) {
+            Err(e) => assert!(!ok, "{test:?} {lit:?}: {e}"),
+            Ok(bits) => {
+                assert!(ok, "{test:?} {lit:?}: bad offsets taken");
+                assert_eq!(bits.len(), offsets.len().saturating_sub(1));
+                for (j, w) in offsets.windows(2).enumerate() {
+                    let row = &values[at(w[0]).unwrap()..at(w[1]).unwrap()];
+                    let want = match test {
+                        StringMatch::Equal => row == lit,
+                        StringMatch::StartsWith => row.starts_with(lit),
+                        StringMatch::EndsWith => row.ends_with(lit),
+                        StringMatch::Contains => {
+                            lit.is_empty() || row.windows(lit.len()).any(|x| x == lit)
+                        }
+                    };
+                    assert_eq!(bits.value(j), want, "{test:?} {lit:?} row {j}");
+                }
+            }
+        }
     }
 }
 
@@ -84,6 +122,26 @@ fuzz_target!(|data: &[u8]| {
         });
     }
     let offset = offset.min(rows.len());
+    // The rows' offsets and their bytes in a buffer of exactly their size
+    // (AddressSanitizer sees a read past it), then one offset moved by -8
+    // to +7 (the data's first bytes pick which and by how much).
+    let mut offsets = vec![0i32];
+    let mut values = Vec::new();
+    for r in &rows {
+        values.extend_from_slice(r.as_deref().unwrap_or("").as_bytes());
+        offsets.push(values.len() as i32);
+    }
+    let values = values.into_boxed_slice();
+    let pick = usize::from(data.get(1).copied().unwrap_or(0));
+    let by = i32::from(data.get(2).copied().unwrap_or(0) as i8) / 16;
+    let mut moved = offsets.clone();
+    moved[pick % offsets.len()] += by;
+    for o in [&offsets, &moved] {
+        let large: Vec<i64> = o.iter().map(|&x| i64::from(x)).collect();
+        check_offsets(o, &values, lit.as_bytes());
+        check_offsets(&large, &values, lit.as_bytes());
+        check_offsets(&o[offset.min(o.len() - 1)..], &values, lit.as_bytes());
+    }
     for (name, column) in layouts(&rows) {
         let sliced = column.slice(offset, rows.len() - offset);
         for (column, rows) in [
