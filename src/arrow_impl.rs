@@ -170,7 +170,7 @@ pub use builder::PredicateBuilder;
 pub use compare::{CompareOp, NullFalseLeafBinaryFunction};
 pub use evaluate::{Narrowing, GATHER_MAX_FRACTION, GATHER_MAX_FRACTION_BYTES};
 pub use function::Function;
-pub use in_list::{InStrategy, MultiLiteralsLeafFunction, IN_HASH_MIN_LITERALS};
+pub use in_list::{in_slice, InStrategy, MultiLiteralsLeafFunction, IN_HASH_MIN_LITERALS};
 pub use order::{between_slice, compare_slice, JavaOrdered};
 #[cfg(feature = "parquet")]
 pub use parquet_stats::{PageStats, ParquetStats, PruneCounts, PrunePlan, PrunedFilter, RowRun};

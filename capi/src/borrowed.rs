@@ -1,6 +1,6 @@
 //! `bitbytes_predicate_test` without arrow-rs arrays, for the predicates
 //! most calls carry: comparisons (`=` `<>` `<` `<=` `>` `>=`), Between /
-//! NotBetween and null tests over primitive columns, and `=` / `<>`,
+//! NotBetween, In / NotIn and null tests over primitive columns, and `=` / `<>`,
 //! StartsWith, EndsWith, Contains (and their `Not…` forms) and null tests
 //! over Utf8 / LargeUtf8 columns, under And / Or.
 //!
@@ -43,8 +43,8 @@ use arrow_buffer::bit_chunk_iterator::BitChunks;
 use arrow_buffer::{Buffer, MutableBuffer};
 use arrow_schema::{DataType, TimeUnit};
 use bitbytes::arrow::{
-    between_slice, compare_slice, string_match_offsets_unchecked, CompareOp, Function, Predicate,
-    StringMatch,
+    between_slice, compare_slice, in_slice, string_match_offsets_unchecked, CompareOp, Function,
+    Predicate, StringMatch,
 };
 use std::boxed::Box;
 use std::vec::Vec;
@@ -73,6 +73,10 @@ pub(crate) enum Test {
     /// The row is valid and `lower <= value <= upper` (`.2`: not) in Java's
     /// order; both bounds of one variant.
     Between(Literal, Literal, bool),
+    /// The row is valid and (`.1`: not) equal in Java's order to one of the
+    /// literals (all non-null: a NOT IN whose list holds a null, which
+    /// selects nothing, goes the general path).
+    In(Literals, bool),
     /// The row is valid and `test(value, literal)` holds (`negate`: does
     /// not hold), byte-wise, over a Utf8 / LargeUtf8 column.
     Str {
@@ -94,6 +98,64 @@ pub(crate) enum Literal {
     I64(i64),
     F32(f32),
     F64(f64),
+}
+
+/// An IN list's non-null literals, as the native type of its column's
+/// values.
+#[derive(Debug, Clone)]
+pub(crate) enum Literals {
+    I8(Box<[i8]>),
+    I16(Box<[i16]>),
+    I32(Box<[i32]>),
+    I64(Box<[i64]>),
+    F32(Box<[f32]>),
+    F64(Box<[f64]>),
+}
+
+/// The non-null literals of an IN (`negate`: NOT IN) over a column of type
+/// `column`, when they have that type and it is one [`literal`] reads, and
+/// (NOT IN) none is null.
+fn in_literals(literals: &dyn Array, column: &DataType, negate: bool) -> Option<Literals> {
+    if literals.data_type() != column || negate && literals.null_count() > 0 {
+        return None;
+    }
+    let all: Vec<Literal> = (0..literals.len())
+        .filter(|&i| literals.is_valid(i))
+        .map(|i| literal(literals, column, i))
+        .collect::<Option<_>>()?;
+    macro_rules! typed {
+        ($($v:ident),*) => {
+            match all.first() {
+                // No literal: the column's type picks the variant.
+                None => literal_type(column).map(|l| match l {
+                    $(Literal::$v(_) => Literals::$v(Box::new([])),)*
+                }),
+                $(Some(Literal::$v(_)) => Some(Literals::$v(
+                    all.iter()
+                        .map(|l| match l {
+                            Literal::$v(x) => Some(*x),
+                            _ => None,
+                        })
+                        .collect::<Option<_>>()?,
+                )),)*
+            }
+        };
+    }
+    typed!(I8, I16, I32, I64, F32, F64)
+}
+
+/// A literal of the native type of a column of type `t` (its value
+/// unused), when [`literal`] reads that type.
+fn literal_type(t: &DataType) -> Option<Literal> {
+    Some(match t {
+        DataType::Int8 => Literal::I8(0),
+        DataType::Int16 => Literal::I16(0),
+        DataType::Int32 | DataType::Date32 => Literal::I32(0),
+        DataType::Int64 | DataType::Timestamp(..) => Literal::I64(0),
+        DataType::Float32 => Literal::F32(0.0),
+        DataType::Float64 => Literal::F64(0.0),
+        _ => return None,
+    })
 }
 
 /// Literal `i` of a leaf over a column of type `column`: that value as the
@@ -207,6 +269,10 @@ impl Plan {
                         literal(leaf.literals.as_ref(), t, 1)?,
                         leaf.function == Function::NotBetween,
                     ),
+                    Function::In | Function::NotIn => {
+                        let negate = leaf.function == Function::NotIn;
+                        Test::In(in_literals(leaf.literals.as_ref(), t, negate)?, negate)
+                    }
                     _ => return None,
                 };
                 Some(Plan::Leaf(column, test))
@@ -318,7 +384,7 @@ pub(crate) unsafe fn test<'a>(
     // A comparison at the root leaves its validity to the unpack into the
     // caller's bytes (one pass less) when it starts on a byte.
     let root_validity = match plan {
-        Plan::Leaf(i, Test::Compare(..) | Test::Between(..) | Test::Str { .. }) => columns[*i]
+        Plan::Leaf(i, test) if !matches!(test, Test::IsNull | Test::IsNotNull) => columns[*i]
             .validity
             .filter(|_| columns[*i].start.is_multiple_of(8))
             .map(|v| &v[columns[*i].start / 8..]),
@@ -437,7 +503,7 @@ unsafe fn leaf(
             }
             return Some(bits);
         }
-        Test::Compare(..) | Test::Between(..) | Test::Str { .. } => {
+        Test::Compare(..) | Test::Between(..) | Test::In(..) | Test::Str { .. } => {
             // SAFETY: forwarded.
             let bits = unsafe { kernel(column, length, test) }?;
             // The kernel's buffer is fresh (held once, at offset 0): taken
@@ -527,6 +593,12 @@ unsafe fn kernel(
                         // SAFETY: as above.
                         let values = unsafe { rows(column, length) }?;
                         let bits = between_slice(values, lo, hi);
+                        if not { !&bits } else { bits }
+                    }
+                    Test::In(Literals::$v(ref list), not) => {
+                        // SAFETY: as above.
+                        let values = unsafe { rows(column, length) }?;
+                        let bits = in_slice(values, list);
                         if not { !&bits } else { bits }
                     }
                 )*
@@ -669,7 +741,8 @@ mod tests {
     }
 
     /// A random leaf over a random column: a comparison with a value of the
-    /// column, Between / NotBetween two of its values, or a null test; over
+    /// column, Between / NotBetween two of its values, In / NotIn a few, or
+    /// a null test; over
     /// a string column a string leaf ([`string_leaf`]) or a null test.
     fn random_leaf(b: &RecordBatch, rng: &mut Rng) -> Predicate {
         let c = rng.next_u64() as usize % b.num_columns();
@@ -700,6 +773,19 @@ mod tests {
             return Predicate::Leaf(Leaf::new(Function::IsNotNull, field, column.slice(0, 0)));
         }
         let row = valid[rng.next_u64() as usize % valid.len()];
+        if k == 4 || k == 5 {
+            // IN / NOT IN 0 to 6 values from that row on (either side of
+            // IN_HASH_MIN_LITERALS; IN's may hold nulls, NOT IN's not:
+            // that one goes the general path).
+            let n = (rng.next_u64() % 7) as usize;
+            let list = column.slice(row, n.min(column.len() - row));
+            let f = if k == 5 && list.null_count() == 0 {
+                Function::NotIn
+            } else {
+                Function::In
+            };
+            return Predicate::Leaf(Leaf::new(f, field, list));
+        }
         if k <= 3 && row + 1 < column.len() && column.is_valid(row + 1) {
             // Between / NotBetween the values of two rows (either order).
             let f = [Function::Between, Function::NotBetween][k - 2];

@@ -412,15 +412,19 @@ fn predicate(input: &mut Input) -> (String, [bool; 3]) {
             [true, false, true],
         ),
         // Leaves the borrowed path of `bitbytes_predicate_test` runs
-        // (comparisons, [NOT] BETWEEN, null tests under AND / OR).
-        8 => (
-            leaf(
-                X,
-                ["BETWEEN", "NOT_BETWEEN"][input.below(2)],
-                &format!("{k},{j}"),
-            ),
-            [true, false, false],
-        ),
+        // (comparisons, [NOT] BETWEEN, [NOT] IN, null tests under AND /
+        // OR).
+        8 => {
+            let f = ["BETWEEN", "NOT_BETWEEN", "IN", "NOT_IN"][input.below(4)];
+            let lits = match (f.ends_with("IN"), input.below(4)) {
+                // Five literals (a set, past IN_HASH_MIN_LITERALS), or
+                // with a null (NOT IN's then goes the general path).
+                (true, 0) => format!("{k},{j},{},{},{}", k + 1, j - 1, k ^ j),
+                (true, 1) => format!("{k},null,{j}"),
+                _ => format!("{k},{j}"),
+            };
+            (leaf(X, f, &lits), [true, false, false])
+        }
         _ => (
             compound(
                 "OR",

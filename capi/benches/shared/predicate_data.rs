@@ -37,8 +37,9 @@ pub fn batch(rows: usize) -> RecordBatch {
     .unwrap()
 }
 
-/// The predicates by name: `x > 500`, and `x > 500 AND s STARTS_WITH 'ab'`.
-pub fn predicates() -> [(&'static str, String); 2] {
+/// The predicates by name: `x > 500`, `x > 500 AND s STARTS_WITH 'ab'`, and
+/// `x IN` 8 values (about 0.8% of the rows).
+pub fn predicates() -> [(&'static str, String); 3] {
     [
         ("x_gt", leaf(FIELD_X, "GREATER_THAN", "500")),
         (
@@ -49,5 +50,6 @@ pub fn predicates() -> [(&'static str, String); 2] {
                 leaf(FIELD_S, "STARTS_WITH", r#""ab""#)
             ),
         ),
+        ("x_in", leaf(FIELD_X, "IN", "3,14,159,265,358,979,323,846")),
     ]
 }

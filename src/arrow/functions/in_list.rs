@@ -31,7 +31,8 @@ use super::boolean::unpack_bits;
 use super::compare::{compare_bits, CompareOp};
 use super::literals::{check, invalid, value_type};
 use super::logical::per_value;
-use super::order::Ordinal;
+use super::order::{compare_slice, JavaOrdered, Ordinal};
+use super::set::SetMember;
 use super::stats::{Fuse, OrderRule, RuleBits, StatsColumn};
 use super::{set, LeafFunction};
 use arrow_array::Array;
@@ -227,6 +228,52 @@ pub(crate) fn membership(
             ))
         })
     })
+}
+
+/// `values[i] IN (literals)` in Paimon's (Java's) equality
+/// ([`JavaOrdered`]: every NaN equals every NaN, `-0.0` is not `0.0`), one
+/// bit per value (LSB first, offset 0): the kernel an IN leaf
+/// ([`Function::In`](crate::arrow::Function::In),
+/// [`MultiLiteralsLeafFunction`]) runs over a primitive column, for values
+/// held in a plain slice with no arrow-rs array around them. As
+/// [`InStrategy::Auto`]: one `=` pass a literal below
+/// [`IN_HASH_MIN_LITERALS`] literals, a set from that many on. Nulls are
+/// the caller's: IN selects a valid row whose bit is set (null literals
+/// left out of `literals`), NOT IN a valid row whose bit is clear, and none
+/// at all when the list held a null.
+///
+/// # Examples
+///
+/// ```
+/// use bitbytes::arrow::in_slice;
+///
+/// let bits = in_slice(&[3i32, 7, 5, 9], &[9, 3]);
+/// assert_eq!(bits.iter().collect::<Vec<_>>(), [true, false, false, true]);
+/// // Java's equality: NaN is in a list that holds NaN.
+/// let bits = in_slice(&[f64::NAN, 0.0, -0.0], &[f64::NAN, -0.0, 1.0, 2.0]);
+/// assert_eq!(bits.iter().collect::<Vec<_>>(), [true, false, true]);
+/// ```
+pub fn in_slice<T: JavaOrdered>(values: &[T], literals: &[T]) -> BooleanBuffer {
+    T::in_slice(values, literals)
+}
+
+/// [`in_slice`] for each [`JavaOrdered`] type.
+pub(crate) fn slice_membership<T: JavaOrdered + SetMember>(
+    values: &[T],
+    literals: &[T],
+) -> BooleanBuffer {
+    let len = values.len();
+    if literals.len() >= IN_HASH_MIN_LITERALS {
+        return T::membership(values, literals.to_vec());
+    }
+    let mut words = vec![0u64; len.div_ceil(64)];
+    for &l in literals {
+        let eq = compare_slice(values, CompareOp::Equal, l);
+        for (acc, word) in words.iter_mut().zip(eq.bit_chunks().iter_padded()) {
+            *acc |= word;
+        }
+    }
+    BooleanBuffer::new(Buffer::from_vec(words), 0, len)
 }
 
 /// One `eq` pass per non-null literal, OR-ed a `u64` word at a time.

@@ -89,7 +89,7 @@ pub(crate) fn supports(t: &DataType) -> bool {
 }
 
 /// A native value type with its membership test.
-trait SetMember: Copy {
+pub(crate) trait SetMember: Copy {
     /// One bit per value: it equals (as the `eq` kernel says) a literal.
     fn membership(values: &[Self], literals: Vec<Self>) -> BooleanBuffer;
 }

@@ -203,6 +203,8 @@ pub trait JavaOrdered: Copy + sealed::Sealed {
     fn compare_slice(values: &[Self], op: CompareOp, literal: Self) -> BooleanBuffer;
     /// [`between_slice`] over a slice of this type.
     fn between_slice(values: &[Self], lower: Self, upper: Self) -> BooleanBuffer;
+    /// [`in_slice`](crate::arrow::in_slice) over a slice of this type.
+    fn in_slice(values: &[Self], literals: &[Self]) -> BooleanBuffer;
 }
 
 macro_rules! java_ordered {
@@ -214,6 +216,9 @@ macro_rules! java_ordered {
             }
             fn between_slice(values: &[$t], lower: $t, upper: $t) -> BooleanBuffer {
                 between_dispatch(values, lower, upper)
+            }
+            fn in_slice(values: &[$t], literals: &[$t]) -> BooleanBuffer {
+                super::in_list::slice_membership(values, literals)
             }
         }
     )*};
@@ -756,8 +761,8 @@ mod tests {
         }
     }
 
-    /// The public [`compare_slice`] and [`between_slice`] against Java's
-    /// order written out per value (`Ord` for the integers, `java_cmp` for
+    /// The public [`compare_slice`], [`between_slice`] and `in_slice`
+    /// against Java's order written out per value (`Ord` for the integers, `java_cmp` for
     /// the floats: NaN above +inf, -0.0 below 0.0), for every
     /// [`JavaOrdered`] type, operator and pair of bounds, on 130 values (two
     /// whole words and a tail), and equal to the dispatched kernels.
@@ -794,6 +799,24 @@ mod tests {
                 let got = between_slice(pool, l, h);
                 assert_eq!(got.iter().collect::<Vec<_>>(), want, "{l:?}..={h:?}");
                 assert_eq!(got, between_dispatch(pool, l, h));
+            }
+        }
+        // IN: every list of the literals' first `n` (below and from
+        // `IN_HASH_MIN_LITERALS`, the two strategies), and backwards.
+        for n in 0..=literals.len() {
+            let rev: Vec<T> = literals[literals.len() - n..]
+                .iter()
+                .rev()
+                .copied()
+                .collect();
+            for list in [&literals[..n], &rev[..]] {
+                let want: Vec<bool> = pool
+                    .iter()
+                    .map(|&v| list.iter().any(|&l| cmp(v, l).is_eq()))
+                    .collect();
+                let got = crate::arrow::in_slice(pool, list);
+                assert_eq!(got.len(), pool.len());
+                assert_eq!(got.iter().collect::<Vec<_>>(), want, "IN {list:?}");
             }
         }
     }
