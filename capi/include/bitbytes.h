@@ -361,8 +361,8 @@ int bitbytes_unpack_arrow(const struct ArrowArray *array,
  * call; the columns it does not read are not imported, and of their
  * schemas only the release pointer and the name are read, while looking
  * for the read columns by name). A predicate whose leaves are all
- * comparisons, [NOT] BETWEEN or IS [NOT] NULL over integer, float, date or
- * timestamp columns, or =, <>, [NOT_]STARTS_WITH, [NOT_]ENDS_WITH,
+ * comparisons, [NOT] BETWEEN, [NOT] IN or IS [NOT] NULL over integer,
+ * float, date or timestamp columns, or =, <>, [NOT_]STARTS_WITH, [NOT_]ENDS_WITH,
  * [NOT_]CONTAINS or IS [NOT] NULL over Utf8 / LargeUtf8 columns (under
  * AND / OR), reads those columns' buffers in place after the same checks;
  * any other leaf makes the call build Arrow arrays over the caller's
