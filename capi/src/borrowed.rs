@@ -18,8 +18,9 @@
 //!
 //! The batch passes the same checks as on the general path (the same
 //! functions: `check_batch`, `read_column`, the validity's null count, and
-//! for strings `direct::byte_buffers`: offsets in order and in the data,
-//! the bytes valid UTF-8 on character boundaries). What
+//! for strings `direct::byte_buffers`, which runs the importer's
+//! `validate::offsets_in`: offsets in order and in the data, the bytes
+//! valid UTF-8 on character boundaries, over all the child's rows). What
 //! this path does not take it hands back (`None`), before anything is
 //! written, and the general path runs and names any problem: a column of
 //! another type than at parse time (a dictionary, say), a values buffer
@@ -28,10 +29,9 @@
 //! check.
 
 use crate::arrow::{ArrowArray, ArrowSchema};
-use crate::direct::{buffer, byte_slices, checked_validity};
+use crate::direct::{buffer, byte_buffers, checked_validity};
 use crate::import::{offset_length, Failure};
 use crate::predicate::{check_batch, read_column, BitbytesPredicate};
-use crate::validate::offsets_in;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
     Date32Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type,
@@ -113,8 +113,9 @@ pub(crate) enum Literals {
 }
 
 /// The non-null literals of an IN (`negate`: NOT IN) over a column of type
-/// `column`, when they have that type and it is one [`literal`] reads, and
-/// (NOT IN) none is null.
+/// `column`, when they have that type and it is one [`literal`] reads, there
+/// is at least one, and (NOT IN) none is null. (An empty list, rare, goes
+/// the general path.)
 fn in_literals(literals: &dyn Array, column: &DataType, negate: bool) -> Option<Literals> {
     if literals.data_type() != column || negate && literals.null_count() > 0 {
         return None;
@@ -125,37 +126,19 @@ fn in_literals(literals: &dyn Array, column: &DataType, negate: bool) -> Option<
         .collect::<Option<_>>()?;
     macro_rules! typed {
         ($($v:ident),*) => {
-            match all.first() {
-                // No literal: the column's type picks the variant.
-                None => literal_type(column).map(|l| match l {
-                    $(Literal::$v(_) => Literals::$v(Box::new([])),)*
-                }),
-                $(Some(Literal::$v(_)) => Some(Literals::$v(
+            match all.first()? {
+                $(Literal::$v(_) => Literals::$v(
                     all.iter()
                         .map(|l| match l {
                             Literal::$v(x) => Some(*x),
                             _ => None,
                         })
                         .collect::<Option<_>>()?,
-                )),)*
+                ),)*
             }
         };
     }
-    typed!(I8, I16, I32, I64, F32, F64)
-}
-
-/// A literal of the native type of a column of type `t` (its value
-/// unused), when [`literal`] reads that type.
-fn literal_type(t: &DataType) -> Option<Literal> {
-    Some(match t {
-        DataType::Int8 => Literal::I8(0),
-        DataType::Int16 => Literal::I16(0),
-        DataType::Int32 | DataType::Date32 => Literal::I32(0),
-        DataType::Int64 | DataType::Timestamp(..) => Literal::I64(0),
-        DataType::Float32 => Literal::F32(0.0),
-        DataType::Float64 => Literal::F64(0.0),
-        _ => return None,
-    })
+    Some(typed!(I8, I16, I32, I64, F32, F64))
 }
 
 /// Literal `i` of a leaf over a column of type `column`: that value as the
@@ -289,28 +272,12 @@ struct Column<'a> {
     validity: Option<&'a [u8]>,
 }
 
-impl Column<'_> {
-    /// Whether the strings of `rows` (the column holds `rows.end() + 1`
-    /// offsets) pass `offsets_in`: the offsets from `rows.start()` to
-    /// `rows.end()` non-decreasing and within the data, the bytes they span
-    /// valid UTF-8 on character boundaries. True for a column of another
-    /// type.
-    fn strings_ok(&self, rows: core::ops::RangeInclusive<usize>) -> bool {
-        match self.values {
-            Values::Utf8(o, d) => offsets_in(&o[rows], d, true).is_ok(),
-            Values::LargeUtf8(o, d) => offsets_in(&o[rows], d, true).is_ok(),
-            Values::Fixed(_) => true,
-        }
-    }
-}
-
 /// A column's values.
 enum Values<'a> {
     /// A primitive column's values buffer.
     Fixed(*const core::ffi::c_void),
-    /// A Utf8 column's offsets (from the buffer's first) and data; the
-    /// offsets of rows are indices into the data only once
-    /// [`Column::strings_ok`] passed on them.
+    /// A Utf8 column's offsets (from the buffer's first) and data, checked
+    /// over the child's rows (`direct::byte_buffers`).
     Utf8(&'a [i32], &'a [u8]),
     /// A LargeUtf8 column's, as `Utf8`.
     LargeUtf8(&'a [i64], &'a [u8]),
@@ -352,34 +319,32 @@ pub(crate) unsafe fn test<'a>(
         };
         // SAFETY: `child` passed `check_array` with its type, `child_length`
         // rows from `child_offset`; its buffers hold what the spec says for
-        // the call (the caller's promise).
+        // the call (the caller's promise). The strings of all the child's
+        // rows are checked, as the general path checks them. (Checked block
+        // by block, in step with the leaves, they measured slower: 1.22-1.53x
+        // the Rust call at 1 Mi rows against 1.09-1.13x, blocks of 4 to 256
+        // Ki rows, Zen 4: docs/c-abi.md.)
         let values = unsafe {
             match &p.columns[i].1 {
-                DataType::Utf8 => match byte_slices(child, child_offset, child_length) {
+                DataType::Utf8 => match byte_buffers(child, child_offset, child_length, true) {
                     Some((o, d)) => Values::Utf8(o, d),
                     None => return Ok(None),
                 },
-                DataType::LargeUtf8 => match byte_slices(child, child_offset, child_length) {
-                    Some((o, d)) => Values::LargeUtf8(o, d),
-                    None => return Ok(None),
-                },
+                DataType::LargeUtf8 => {
+                    match byte_buffers(child, child_offset, child_length, true) {
+                        Some((o, d)) => Values::LargeUtf8(o, d),
+                        None => return Ok(None),
+                    }
+                }
                 // A primitive type's buffer 1 is its values (checked).
                 _ => Values::Fixed(buffer(child, 1)),
             }
         };
-        let column = Column {
+        columns.push(Column {
             values,
             start: child_offset + offset,
             validity: validity.map(|(bits, _)| bits),
-        };
-        // The strings of all the child's rows, as the general path checks
-        // them. (Checked block by block, in step with the leaves, this
-        // measured slower: 1.22-1.53x the Rust call at 1 Mi rows against
-        // 1.09-1.13x, blocks of 4 to 256 Ki rows, Zen 4.)
-        if !column.strings_ok(child_offset..=child_offset + child_length) {
-            return Ok(None);
-        }
-        columns.push(column);
+        });
     }
     // A comparison at the root leaves its validity to the unpack into the
     // caller's bytes (one pass less) when it starts on a byte.
@@ -392,7 +357,7 @@ pub(crate) unsafe fn test<'a>(
     };
     // SAFETY: `columns` hold `start + length` values each (the caller's
     // promise, `child_length >= offset + length`), readable for the call;
-    // the offsets of string columns passed `offsets_in` above.
+    // the offsets of string columns passed `byte_buffers`' check above.
     let Some(words) = (unsafe { eval(plan, &columns, length, root_validity.is_none()) }) else {
         return Ok(None);
     };
@@ -566,8 +531,8 @@ unsafe fn kernel(
     } = test
     {
         let rows = column.start..=column.start + length;
-        // SAFETY: `strings_ok` passed on the child's rows (`test`), which
-        // hold these.
+        // SAFETY: `byte_buffers` checked the offsets of the child's rows
+        // (`test`), which hold these.
         let bits = unsafe {
             match column.values {
                 Values::Utf8(o, d) => string_match_offsets_unchecked(&o[rows], d, *test, literal),
@@ -774,10 +739,10 @@ mod tests {
         }
         let row = valid[rng.next_u64() as usize % valid.len()];
         if k == 4 || k == 5 {
-            // IN / NOT IN 0 to 6 values from that row on (either side of
-            // IN_HASH_MIN_LITERALS; IN's may hold nulls, NOT IN's not:
-            // that one goes the general path).
-            let n = (rng.next_u64() % 7) as usize;
+            // IN / NOT IN 1 to 6 values from that (valid) row on (either
+            // side of IN_HASH_MIN_LITERALS; IN's may hold nulls, NOT IN's
+            // not: that one goes the general path).
+            let n = 1 + (rng.next_u64() % 6) as usize;
             let list = column.slice(row, n.min(column.len() - row));
             let f = if k == 5 && list.null_count() == 0 {
                 Function::NotIn

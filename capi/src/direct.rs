@@ -218,7 +218,9 @@ fn has_parameters(data_type: &DataType) -> bool {
 ///
 /// # Safety
 ///
-/// As [`byte_slices`].
+/// `array` passed `check_array` with such a type, of offsets `O`; its
+/// offsets buffer holds `offset + length + 1` offsets and its data buffer
+/// the bytes up to the last, readable for `'a`.
 pub(crate) unsafe fn byte_buffers<'a, O>(
     array: &ArrowArray,
     offset: usize,
@@ -227,30 +229,6 @@ pub(crate) unsafe fn byte_buffers<'a, O>(
 ) -> Option<(&'a [O], &'a [u8])>
 where
     O: ArrowNativeTypeOp + Ord + core::fmt::Display,
-{
-    // SAFETY: forwarded.
-    let (all, data) = unsafe { byte_slices::<O>(array, offset, length) }?;
-    offsets_in(&all[offset..], data, utf8).ok()?;
-    Some((all, data))
-}
-
-/// [`byte_buffers`] before the check of the offsets and bytes: **nothing
-/// may index the data by these offsets** before `offsets_in` passed on the
-/// ones used.
-///
-/// # Safety
-///
-/// `array` passed `check_array` with a Utf8 / LargeUtf8 / Binary /
-/// LargeBinary type of offsets `O`; its offsets buffer holds `offset +
-/// length + 1` offsets and its data buffer the bytes up to the last,
-/// readable for `'a`.
-pub(crate) unsafe fn byte_slices<'a, O>(
-    array: &ArrowArray,
-    offset: usize,
-    length: usize,
-) -> Option<(&'a [O], &'a [u8])>
-where
-    O: ArrowNativeTypeOp,
 {
     // SAFETY: buffers 1 and 2 are the offsets and the data.
     let (offsets_ptr, data_ptr) = unsafe { (buffer(array, 1), buffer(array, 2)) };
@@ -275,6 +253,7 @@ where
         // (the caller's promise).
         unsafe { core::slice::from_raw_parts(data_ptr.cast::<u8>(), data_len) }
     };
+    offsets_in(&all[offset..], data, utf8).ok()?;
     Some((all, data))
 }
 
