@@ -10,11 +10,16 @@
 //!
 //! - `and3` with `test_stats_into` a reused output (no 1 MiB allocation
 //!   per call), against the same loop;
-//! - `in`: the IN of 100 alone, `test_stats_into`, against the boxed IN.
+//! - `in`: the IN of 100 alone, `test_stats_into`, against the boxed IN;
+//! - `starts`: the StartsWith `'k1'` alone over all 1 Mi containers,
+//!   `test_stats_into`, against the boxed StartsWith.
 //!
 //! `STATS_INTERLEAVED=20 STATS_CASES=and3,lt cargo bench --features arrow
 //! --bench stats -- zzz` times only those pairs, alternately, least times
-//! (`zzz` skips criterion's groups).
+//! (`zzz` skips criterion's groups). `STATS_N=65536` runs 64 Ki containers
+//! spread as the 1 Mi are (the same leaves keep the same shares): their
+//! stats fit the cache, so the times are the compute cost per container
+//! without the memory's, and steadier from run to run.
 //!
 //! Containers: `x` files of a clustered key (min rising, width 0..2000),
 //! `s` strings `k<n>...` clustered likewise, `y` min / max random in
@@ -27,14 +32,25 @@ use bitbytes::arrow::{
 };
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 #[path = "../tests/support/xorshift.rs"]
 mod xorshift;
 use xorshift::XorShift;
 
-const N: usize = 1 << 20;
+/// Containers: 1 Mi, or `STATS_N` (e.g. 65536, whose stats fit the cache:
+/// the compute cost per container without the memory's).
+static N: LazyLock<usize> = LazyLock::new(|| {
+    std::env::var("STATS_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1 << 20)
+});
+
+fn n() -> usize {
+    *N
+}
 
 /// Java's boxed values.
 #[derive(Clone, PartialEq, PartialOrd)]
@@ -58,22 +74,24 @@ fn data() -> Data {
     let mut next = move || rng.next_u64();
     let (mut xmin, mut xmax, mut smin, mut smax, mut ymin, mut ymax) =
         (vec![], vec![], vec![], vec![], vec![], vec![]);
-    for i in 0..N as i64 {
-        let lo = i * 1000 + (next() % 500) as i64;
+    let scale = ((1 << 20) / n() as i64).max(1);
+    for i in 0..n() as i64 {
+        // Spread as over 1 Mi containers whatever `STATS_N`.
+        let lo = i * 1000 * scale + (next() % 500) as i64;
         xmin.push(lo);
         xmax.push(lo + (next() % 2000) as i64);
-        let k = i / 4096;
+        let k = i * 256 / n() as i64;
         smin.push(format!("k{k}{:05}", next() % 50000));
         smax.push(format!("k{k}{:05}", 50000 + next() % 49999));
         let y = (next() % 1_000_000) as i64;
         ymin.push(y);
         ymax.push(y + (next() % 1000) as i64);
     }
-    let counts = UInt64Array::from(vec![0u64; N]);
+    let counts = UInt64Array::from(vec![0u64; n()]);
     let col = |min: Arc<dyn arrow_array::Array>, max| {
         ColumnStats::new(min, max).with_null_counts(counts.clone())
     };
-    let stats = StatsBatch::new(UInt64Array::from(vec![10_000u64; N]))
+    let stats = StatsBatch::new(UInt64Array::from(vec![10_000u64; n()]))
         .with_column(
             "x",
             col(
@@ -99,7 +117,7 @@ fn data() -> Data {
         )
         .unwrap();
     let boxed = |v: Value| Some(Box::new(v));
-    let rows = (0..N)
+    let rows = (0..n())
         .map(|i| {
             vec![
                 (
@@ -149,6 +167,22 @@ fn and3(lits: &[i64]) -> Predicate {
 fn scalar_in(row: &[Boxed], lits: &[Value]) -> bool {
     match (&row[2].0, &row[2].1) {
         (Some(min), Some(max)) => lits.iter().any(|l| l >= &**min && l <= &**max),
+        _ => true,
+    }
+}
+
+/// Java's `LeafPredicate.test` for the StartsWith leaf alone, one container
+/// at a time.
+fn scalar_starts(row: &[Boxed]) -> bool {
+    let prefix = "k1";
+    match (&row[1].0, &row[1].1) {
+        (Some(a), Some(b)) => match (&**a, &**b) {
+            (Value::Str(a), Value::Str(b)) => {
+                (a.starts_with(prefix) || a.as_str() <= prefix)
+                    && (b.starts_with(prefix) || b.as_str() > prefix)
+            }
+            _ => true,
+        },
         _ => true,
     }
 }
@@ -222,7 +256,7 @@ fn interleaved(pairs: &mut [Pair<'_>]) {
 fn bench(c: &mut Criterion) {
     let d = data();
     let mut g = c.benchmark_group("stats");
-    g.throughput(Throughput::Elements(N as u64));
+    g.throughput(Throughput::Elements(n() as u64));
     g.warm_up_time(Duration::from_secs(1));
     g.measurement_time(Duration::from_secs(2));
     let lt = Predicate::Leaf(Leaf::new(
@@ -235,7 +269,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("lt/test_stats", |b| {
         b.iter(|| black_box(lt.test_stats(&d.stats).unwrap()))
     });
-    let mut out = vec![StatsVerdict::MayMatch; N];
+    let mut out = vec![StatsVerdict::MayMatch; n()];
     g.bench_function("lt/test_stats_into", |b| {
         b.iter(|| lt.test_stats_into(&d.stats, &mut out).unwrap())
     });
@@ -263,8 +297,14 @@ fn bench(c: &mut Criterion) {
         "y",
         Arc::new(Int64Array::from(lits.clone())),
     ));
-    let mut reused = vec![StatsVerdict::MayMatch; N];
-    let mut reused_in = vec![StatsVerdict::MayMatch; N];
+    let starts = Predicate::Leaf(Leaf::new(
+        Function::StartsWith,
+        "s",
+        Arc::new(StringArray::from(vec!["k1"])),
+    ));
+    let mut reused_starts = vec![StatsVerdict::MayMatch; n()];
+    let mut reused = vec![StatsVerdict::MayMatch; n()];
+    let mut reused_in = vec![StatsVerdict::MayMatch; n()];
     interleaved(&mut [
         (
             "lt: test_stats / arrow-ord lt",
@@ -291,6 +331,17 @@ fn bench(c: &mut Criterion) {
             },
             &mut || {
                 black_box(d.rows.iter().filter(|r| scalar_in(r, &boxed)).count());
+            },
+        ),
+        (
+            "starts: StartsWith alone, test_stats_into (output reused) / scalar boxed",
+            &mut || {
+                starts
+                    .test_stats_into(&d.stats, &mut reused_starts)
+                    .unwrap();
+            },
+            &mut || {
+                black_box(d.rows.iter().filter(|r| scalar_starts(r)).count());
             },
         ),
         (
