@@ -1044,13 +1044,8 @@ mod tests {
     /// every key; keys too clustered for [`MAX_BUCKETS`] get no table.
     #[test]
     fn rank_table_finds_as_a_binary_search() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::xorshift::XorShift::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = move || rng.next_u64();
         let sets: Vec<(Vec<u64>, bool)> = vec![
             ((0..100).map(|_| next() % 1_000_000).collect(), true),
             // Some close keys: a few buckets of two or three in the

@@ -12,7 +12,9 @@
 
 use super::like::{Chain, LikePattern};
 use super::logical::per_value;
-use super::stats::{bytes_rule, cut_key, cut_rule, cuttable, RuleBits, StatsColumn, CUT_MAX};
+use super::stats::{
+    bytes_rule, cut_key, cut_rule, cuttable, CutPrefix, RuleBits, StatsColumn, CUT_MAX,
+};
 use super::string_kernels::{string_match, StringMatch};
 use arrow_array::cast::AsArray;
 use arrow_array::Array;
@@ -162,18 +164,10 @@ pub(crate) fn string_stats(
         // cut is at most p, and at least p when its cut is: one key
         // compare per bound.
         Some(p) if p.len() <= CUT_MAX && cuttable(min.data_type()) => {
-            let kp = cut_key(&p, p.len());
-            // A min cut above p is at least succ(p): no row has the prefix.
-            let none = move |min: u64| !negated & (min > kp);
-            cut_rule(min, max, active, p.len(), none, move |min, max| {
-                let may = (min <= kp) & (max >= kp);
-                let all = (min >= kp) & (max <= kp);
-                if negated {
-                    (true, !may)
-                } else {
-                    (may, all)
-                }
-            })
+            // A min cut above p is at least succ(p): no row has the prefix
+            // (`CutPrefix::none`, which then leaves the max unread).
+            let key = cut_key(&p, p.len());
+            cut_rule(min, max, active, p.len(), CutPrefix { key, negated })
         }
         Some(p) => {
             let succ = prefix_successor(&p);

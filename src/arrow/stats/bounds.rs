@@ -375,49 +375,45 @@ pub(crate) fn cuttable(t: &DataType) -> bool {
     )
 }
 
-/// `f(cut_key(min), cut_key(max))` over offset-layout byte stats (strings
-/// or binaries), cut to `len <= CUT_MAX` bytes, on the active containers:
-/// a prefix rule with no byte compare per container. `none(cut_key(min))`
-/// must imply `f(cut_key(min), k) == (false, false)` for every `k`: with
-/// AVX-512 the max of such a container is not read (nor, when a whole
-/// word's active containers are refuted, its offsets); `|_| false` for a
-/// rule the min alone never refutes. `None` for other layouts (views fall
-/// back to [`bytes_rule`]).
+/// [`CutPrefix::pair`] of `(cut_key(min), cut_key(max))` over offset-layout
+/// byte stats (strings or binaries), cut to `len <= CUT_MAX` bytes, on the
+/// active containers: a prefix rule with no byte compare per container.
+/// Where [`CutPrefix::none`] refutes a container by its min, its max is
+/// not read (nor, when a whole word's active containers are refuted, the
+/// max's offsets). `None` for other layouts (views fall back to
+/// [`bytes_rule`]).
 pub(crate) fn cut_rule(
     min: &dyn Array,
     max: &dyn Array,
     active: &[u64],
     len: usize,
-    none: impl Fn(u64) -> bool,
-    f: impl Fn(u64, u64) -> (bool, bool),
+    rule: CutPrefix,
 ) -> Option<RuleBits> {
     fn run<T: ByteArrayType>(
         min: &GenericByteArray<T>,
         max: &GenericByteArray<T>,
         active: &[u64],
         len: usize,
-        none: impl Fn(u64) -> bool,
-        f: impl Fn(u64, u64) -> (bool, bool),
+        rule: CutPrefix,
     ) -> RuleBits {
         #[cfg(target_arch = "x86_64")]
         if avx512_cut() {
             if std::is_x86_feature_detected!("avx512vbmi") {
                 // SAFETY: the CPU has AVX-512 F, BW, VBMI and POPCNT.
-                return unsafe { cut_words_vbmi(min, max, active, len, none, f) };
+                return unsafe { cut_words_vbmi(min, max, active, len, rule) };
             }
             // SAFETY: the CPU has AVX-512 F, BW and POPCNT.
-            return unsafe { cut_words_avx512(min, max, active, len, none, f) };
+            return unsafe { cut_words_avx512(min, max, active, len, rule) };
         }
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU has AVX2 and POPCNT.
-            return unsafe { cut_words_avx2(min, max, active, len, none, f) };
+            return unsafe { cut_words_avx2(min, max, active, len, rule) };
         }
         // With neither AVX-512 nor AVX2 the portable word loops (here and
         // IN's) measured slower than one active container at a time (the
         // And bench: 7.7 against 6.8 ms), so they run only in tests;
         // compiled for AVX2 they are faster (docs/stats.md, 2026-12-03).
-        let _ = none;
         let (a_off, a_val) = (min.value_offsets(), min.value_data());
         let (b_off, b_val) = (max.value_offsets(), max.value_data());
         let key = |off: &[T::Offset], val: &[u8], i: usize| {
@@ -425,13 +421,13 @@ pub(crate) fn cut_rule(
             cut_key_at(val, start, end, len)
         };
         let (may, all) = pack_active(min.len(), active, |i| {
-            f(key(a_off, a_val, i), key(b_off, b_val, i))
+            rule.pair(key(a_off, a_val, i), key(b_off, b_val, i))
         });
         RuleBits { may, all }
     }
     macro_rules! run {
         ($t:ty) => {
-            run(min.as_bytes::<$t>(), max.as_bytes(), active, len, none, f)
+            run(min.as_bytes::<$t>(), max.as_bytes(), active, len, rule)
         };
     }
     Some(match min.data_type() {
@@ -455,7 +451,7 @@ pub(crate) fn avx512_cut() -> bool {
 
 /// Defines `$name`: [`cut_words`] compiled with `$features`.
 macro_rules! cut_words_for {
-    ($(#[$doc:meta])* $name:ident, $features:literal, $simd:literal, $vbmi:literal) => {
+    ($(#[$doc:meta])* $name:ident, $features:literal, $simd:literal, $vbmi:literal, $avx2:literal) => {
         $(#[$doc])*
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $features)]
@@ -464,10 +460,9 @@ macro_rules! cut_words_for {
             max: &GenericByteArray<T>,
             active: &[u64],
             len: usize,
-            none: impl Fn(u64) -> bool,
-            f: impl Fn(u64, u64) -> (bool, bool),
+            rule: CutPrefix,
         ) -> RuleBits {
-            cut_words::<T, $simd, $vbmi>(min, max, active, len, none, f)
+            cut_words::<T, $simd, $vbmi, $avx2>(min, max, active, len, rule)
         }
     };
 }
@@ -481,11 +476,13 @@ cut_words_for!(
     cut_words_avx512,
     "avx512f,avx512bw,popcnt",
     true,
+    false,
     false
 );
 
 cut_words_for!(
-    /// [`cut_words`] compiled for AVX2, its keys by [`cut_keys_word`].
+    /// [`cut_words`] compiled for AVX2, its keys by [`cut_keys_word`], the
+    /// rule four containers a step ([`cut_none_avx2`], [`cut_pair_avx2`]).
     ///
     /// # Safety
     ///
@@ -493,7 +490,8 @@ cut_words_for!(
     cut_words_avx2,
     "avx2,popcnt",
     false,
-    false
+    false,
+    true
 );
 
 cut_words_for!(
@@ -506,28 +504,134 @@ cut_words_for!(
     cut_words_vbmi,
     "avx512f,avx512bw,avx512vbmi,popcnt",
     true,
-    true
+    true,
+    false
 );
+
+/// The prefix rule on cut keys (StartsWith's and Like `'p%'`'s, see
+/// `functions/strings.rs`): with `key` the [`cut_key`] of the prefix `p`,
+/// a container may match when `min <= key <= max` (its cut min is at most
+/// `p` and its cut max at least `p`) and all match when `min = key = max`
+/// (every value between has the prefix; written so, not as `key <= min`
+/// and `max <= key`, all implies may, so that [`Self::none`] agrees with
+/// [`Self::pair`] even on a min above its max, never in valid stats);
+/// `negated` (the `Not…` form) always may match and all match where the
+/// positive form may not. One rule, not a closure, so that
+/// the AVX2 word loop runs it four containers a step on its own
+/// ([`cut_pair_avx2`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CutPrefix {
+    /// The [`cut_key`] of the prefix.
+    pub(crate) key: u64,
+    /// The `Not…` form.
+    pub(crate) negated: bool,
+}
+
+impl CutPrefix {
+    /// Whether a container is NoMatch by its min's key alone (a min cut
+    /// above the prefix is at least its successor): then [`Self::pair`]
+    /// is `(false, false)` whatever the max.
+    #[inline(always)]
+    pub(crate) fn none(self, min: u64) -> bool {
+        !self.negated & (min > self.key)
+    }
+
+    /// `(may, all)` of a container from its min's and max's keys.
+    #[inline(always)]
+    pub(crate) fn pair(self, min: u64, max: u64) -> (bool, bool) {
+        let may = (min <= self.key) & (max >= self.key);
+        let all = (min == self.key) & (max == self.key);
+        if self.negated {
+            (true, !may)
+        } else {
+            (may, all)
+        }
+    }
+}
+
+/// [`CutPrefix::none`] of 64 min keys as the bits of a word, four a step
+/// (unsigned compares as signed ones on keys with the top bit flipped,
+/// each step's four answers by one `vmovmskpd`).
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn cut_none_avx2(rule: CutPrefix, ka: &[u64; 64]) -> u64 {
+    use std::arch::x86_64::*;
+    if rule.negated {
+        return 0;
+    }
+    // SAFETY: the caller checked the CPU has AVX2; every load reads four
+    // u64s of `ka[4 * s..4 * s + 4]`, inside the 64.
+    unsafe {
+        let flip = _mm256_set1_epi64x(i64::MIN);
+        let key = _mm256_set1_epi64x((rule.key ^ (1 << 63)) as i64);
+        let mut bits = 0u64;
+        for s in 0..16 {
+            let a = _mm256_xor_si256(_mm256_loadu_si256(ka[4 * s..].as_ptr().cast()), flip);
+            let above = _mm256_castsi256_pd(_mm256_cmpgt_epi64(a, key));
+            bits |= (_mm256_movemask_pd(above) as u64) << (4 * s);
+        }
+        bits
+    }
+}
+
+/// [`CutPrefix::pair`] of 64 (min, max) key pairs as two words (`may`,
+/// `all`), four a step as [`cut_none_avx2`].
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn cut_pair_avx2(rule: CutPrefix, ka: &[u64; 64], kb: &[u64; 64]) -> (u64, u64) {
+    use std::arch::x86_64::*;
+    // SAFETY: the caller checked the CPU has AVX2; every load reads four
+    // u64s of `ka[4 * s..4 * s + 4]` or `kb[4 * s..4 * s + 4]`, inside the
+    // 64.
+    let (not_may, all) = unsafe {
+        let flip = _mm256_set1_epi64x(i64::MIN);
+        let key = _mm256_set1_epi64x((rule.key ^ (1 << 63)) as i64);
+        let (mut not_may, mut all) = (0u64, 0u64);
+        for s in 0..16 {
+            let a = _mm256_xor_si256(_mm256_loadu_si256(ka[4 * s..].as_ptr().cast()), flip);
+            let b = _mm256_xor_si256(_mm256_loadu_si256(kb[4 * s..].as_ptr().cast()), flip);
+            // Not may: min > key or key > max; all: min = key = max.
+            let no = _mm256_or_si256(_mm256_cmpgt_epi64(a, key), _mm256_cmpgt_epi64(key, b));
+            let both = _mm256_and_si256(_mm256_cmpeq_epi64(a, key), _mm256_cmpeq_epi64(b, key));
+            not_may |= (_mm256_movemask_pd(_mm256_castsi256_pd(no)) as u64) << (4 * s);
+            all |= (_mm256_movemask_pd(_mm256_castsi256_pd(both)) as u64) << (4 * s);
+        }
+        (not_may, all)
+    };
+    if rule.negated {
+        (!0, not_may)
+    } else {
+        (!not_may, all)
+    }
+}
 
 /// The cut-key rule a word of 64 containers at a time: where a word has at
 /// least [`WORD_FROM`] active containers and 65 offsets, the keys of all 64
 /// mins at once ([`cut_keys_word`], or with `SIMD` [`cut_keys_avx512`]);
-/// the containers `none` refutes by their min are done (a word of only
-/// those reads no max); where at least [`WORD_FROM`] are left, the 64 max
-/// keys at once and `f` over the pairs in a fixed 64-step loop, else the
-/// max keys of those left one at a time. Other words (and a word whose
-/// strings end fewer than 8 bytes before the end of the values buffer)
-/// run one active container at a time, the max read only where the min
-/// does not refute.
+/// the containers [`CutPrefix::none`] refutes by their min are done (a
+/// word of only those reads no max); where at least [`WORD_FROM`] are
+/// left, the 64 max keys at once and the rule over the pairs in a fixed
+/// 64-step loop (with `AVX2`, [`cut_none_avx2`] and [`cut_pair_avx2`]),
+/// else the max keys of those left one at a time. Other words (and a word
+/// whose strings end fewer than 8 bytes before the end of the values
+/// buffer) run one active container at a time, the max read only where
+/// the min does not refute.
 #[cfg_attr(not(any(test, target_arch = "x86_64")), allow(dead_code))]
 #[inline(always)]
-fn cut_words<T: ByteArrayType, const SIMD: bool, const VBMI: bool>(
+fn cut_words<T: ByteArrayType, const SIMD: bool, const VBMI: bool, const AVX2: bool>(
     min: &GenericByteArray<T>,
     max: &GenericByteArray<T>,
     active: &[u64],
     len: usize,
-    none: impl Fn(u64) -> bool,
-    f: impl Fn(u64, u64) -> (bool, bool),
+    rule: CutPrefix,
 ) -> RuleBits {
     let n = min.len();
     let words = n.div_ceil(64);
@@ -560,10 +664,10 @@ fn cut_words<T: ByteArrayType, const SIMD: bool, const VBMI: bool>(
     // The rule on container `base + j` from its min's key `ka`: the max
     // read only when the min does not refute.
     let one = |ka: u64, i: usize| {
-        if none(ka) {
+        if rule.none(ka) {
             (false, false)
         } else {
-            f(ka, key(b_off, b_val, i))
+            rule.pair(ka, key(b_off, b_val, i))
         }
     };
     let (mut may, mut all) = (scratch::words(words, 0), scratch::words(words, 0));
@@ -579,23 +683,16 @@ fn cut_words<T: ByteArrayType, const SIMD: bool, const VBMI: bool>(
         let (mut ka, mut kb) = ([0u64; 64], [0u64; 64]);
         let (mut m, mut l) = (0u64, 0u64);
         if bits.count_ones() >= WORD_FROM && keys(a_off, a_val, base, &mut ka) {
-            let mut refuted = [false; 64];
-            for j in 0..64 {
-                refuted[j] = none(ka[j]);
-            }
-            bits &= !bools::<SIMD>(&refuted);
+            bits &= !refuted_word::<SIMD, AVX2>(rule, &ka);
             if bits.count_ones() >= WORD_FROM && keys(b_off, b_val, base, &mut kb) {
-                let (mut bm, mut bl) = ([false; 64], [false; 64]);
-                for j in 0..64 {
-                    (bm[j], bl[j]) = f(ka[j], kb[j]);
-                }
-                m = bools::<SIMD>(&bm) & bits;
-                l = bools::<SIMD>(&bl) & bits;
+                let (bm, bl) = pair_word::<SIMD, AVX2>(rule, &ka, &kb);
+                m = bm & bits;
+                l = bl & bits;
             } else {
                 while bits != 0 {
                     let j = bits.trailing_zeros();
                     bits &= bits - 1;
-                    let (x, y) = f(ka[j as usize], key(b_off, b_val, base + j as usize));
+                    let (x, y) = rule.pair(ka[j as usize], key(b_off, b_val, base + j as usize));
                     m |= u64::from(x) << j;
                     l |= u64::from(y) << j;
                 }
@@ -616,13 +713,54 @@ fn cut_words<T: ByteArrayType, const SIMD: bool, const VBMI: bool>(
     RuleBits { may, all }
 }
 
+/// [`CutPrefix::none`] of 64 min keys as a word's bits: with `AVX2` (the
+/// caller compiled for AVX2) by [`cut_none_avx2`], else per key, packed by
+/// [`bools`] (with `SIMD`, AVX-512 BW).
+#[inline(always)]
+fn refuted_word<const SIMD: bool, const AVX2: bool>(rule: CutPrefix, ka: &[u64; 64]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if AVX2 {
+        // SAFETY: `AVX2` is set only inside `cut_words_avx2`, whose caller
+        // checked the CPU has AVX2.
+        return unsafe { cut_none_avx2(rule, ka) };
+    }
+    let mut refuted = [false; 64];
+    for j in 0..64 {
+        refuted[j] = rule.none(ka[j]);
+    }
+    bools::<SIMD>(&refuted)
+}
+
+/// [`CutPrefix::pair`] of 64 key pairs as two words (`may`, `all`): with
+/// `AVX2` by [`cut_pair_avx2`], else per pair, packed by [`bools`].
+#[inline(always)]
+fn pair_word<const SIMD: bool, const AVX2: bool>(
+    rule: CutPrefix,
+    ka: &[u64; 64],
+    kb: &[u64; 64],
+) -> (u64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    if AVX2 {
+        // SAFETY: `AVX2` is set only inside `cut_words_avx2`, whose caller
+        // checked the CPU has AVX2.
+        return unsafe { cut_pair_avx2(rule, ka, kb) };
+    }
+    let (mut bm, mut bl) = ([false; 64], [false; 64]);
+    for j in 0..64 {
+        (bm[j], bl[j]) = rule.pair(ka[j], kb[j]);
+    }
+    (bools::<SIMD>(&bm), bools::<SIMD>(&bl))
+}
+
 /// The [`cut_key`]s (cut to `len <= CUT_MAX`) of the 64 strings
 /// `offs[j]..offs[j + 1]` of `values` into `out`, each by one 8-byte load
 /// and a mask; `false` (nothing written) when eight bytes are not readable
 /// from the last offset. Offsets out of order (never in a valid array) give
-/// wrong keys, never an out-of-bounds read: every start is clamped to the
-/// last offset, from which eight bytes are checked readable once, so the
-/// loads go unchecked. Run by the AVX2 word loop ([`cut_words_avx2`]):
+/// wrong keys, never an out-of-bounds read: every start is at most the
+/// last offset (checked, or else clamped), from which eight bytes are
+/// checked readable once, so the loads go unchecked. Where every string
+/// of the word is at least `len` bytes long, one mask serves all 64 and
+/// no start is clamped. Run by the AVX2 word loop ([`cut_words_avx2`]):
 /// with a bounds check per load the StartsWith leaf alone took 12% longer
 /// (432 against 380 us over 64 Ki containers, AMD EPYC family 23 model 1,
 /// Zen 1, 2026-12-04).
@@ -639,6 +777,27 @@ fn cut_keys_word<O: ArrowNativeType>(
         return false;
     }
     let base = values.as_ptr();
+    // The common word: every start at most `last` and every string at least
+    // `len` bytes long (found in one pass LLVM vectorises). Then the mask
+    // is the same for all 64 and the starts need no clamp.
+    let mut slow = false;
+    for j in 0..64 {
+        let (start, end) = (offs[j].as_usize(), offs[j + 1].as_usize());
+        slow |= (start > last) | (end.wrapping_sub(start) < len);
+    }
+    if !slow {
+        // The top `len` bytes (len <= 7, so the low byte is always cleared).
+        let mask = !(u64::MAX >> (8 * len));
+        for (key, off) in out.iter_mut().zip(offs) {
+            // SAFETY: every start is at most `last` (checked by the pass
+            // above) and `last + 8 <= values.len()` (checked first), so the
+            // eight bytes read lie inside `values`; `read_unaligned` needs
+            // no alignment.
+            let raw = unsafe { base.add(off.as_usize()).cast::<u64>().read_unaligned() };
+            *key = (u64::from_be(raw) & mask) | len as u64;
+        }
+        return true;
+    }
     let len = len as u64;
     let mut start = offs[0].as_usize().min(last);
     for (j, key) in out.iter_mut().enumerate() {
@@ -943,8 +1102,51 @@ mod tests {
         for (i, s) in long.iter_mut().enumerate().filter(|(i, _)| i % 5 == 0) {
             s.extend(std::iter::repeat_n(i as u8, i % 40));
         }
-        for all in [strings(), long] {
+        // Every string at least CUT_MAX long (the one-mask words), and the
+        // same with one short string in every 50.
+        let full: Vec<Vec<u8>> = strings()
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| [s, vec![i as u8; 7 + i % 9]].concat())
+            .collect();
+        let mut gaps = full.clone();
+        for s in gaps.iter_mut().step_by(50) {
+            s.truncate(3);
+        }
+        for all in [strings(), long, full, gaps] {
             check_cut_key_words(all);
+        }
+    }
+
+    /// Offsets out of order, before the values or past their end (never in
+    /// a valid array): [`cut_keys_word`] reads inside the values buffer
+    /// (which is exactly `last + 8` bytes, so valgrind or a sanitizer would
+    /// see an overread) and keys its strings as they read.
+    #[test]
+    fn cut_keys_word_reads_inside_wild_offsets() {
+        let values: Vec<u8> = (0..48u8).collect();
+        let last = values.len() - 8;
+        let shapes: [fn(usize) -> i64; 5] = [
+            |j| (j as i64 * 7) % 41,
+            |j| 40 - j as i64 % 41,
+            |j| if j % 3 == 0 { -1 } else { 5 },
+            |j| if j == 10 { 1 << 40 } else { j as i64 % 30 },
+            |j| i64::MIN + j as i64,
+        ];
+        for shape in shapes {
+            let mut o64: [i64; 65] = core::array::from_fn(shape);
+            o64[64] = last as i64;
+            let o32: [i32; 65] = core::array::from_fn(|j| o64[j] as i32);
+            for len in 0..=CUT_MAX {
+                let mut got = [0u64; 64];
+                assert!(cut_keys_word(&o64, &values, len, &mut got));
+                assert!(cut_keys_word(&o32, &values, len, &mut got));
+                // A string out of order has no bytes: each key is its bytes
+                // from the clamped start, at most `len` of them.
+                for (j, key) in got.iter().enumerate() {
+                    assert!(key & 0xFF <= len as u64, "{j} {key:x}");
+                }
+            }
         }
     }
 
@@ -1003,24 +1205,17 @@ mod tests {
         }
     }
 
-    /// [`cut_rule`]'s word loop (portable and AVX-512) against a per-container
-    /// loop: 0..=130 containers, sliced arrays, nulls, values ending right
-    /// after the last string, dense, sparse and empty active words.
+    /// [`cut_rule`]'s word loops (portable, AVX2 and AVX-512) against a
+    /// per-container loop of [`CutPrefix::pair`]: 0..=130 containers,
+    /// sliced arrays, nulls, values ending right after the last string,
+    /// dense, sparse and empty active words; prefix keys below, among and
+    /// above the strings' (with the top bit set and not), both negations.
     #[test]
     fn cut_words_match_a_loop() {
         use arrow_array::{BinaryArray, LargeBinaryArray};
         let all = strings();
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        // `none` refutes by the min alone: `f` is (false, false) there.
-        const K: u64 = 0x0100_0000_0000_0002;
-        let f = |a: u64, b: u64| (a <= K && b >= K, a == b && a <= K);
-        let none = |a: u64| a > K;
+        let mut rng = crate::xorshift::XorShift::new(0x2545_f491_4f6c_dd1d);
+        let mut next = move || rng.next_u64();
         for n in 0..=130usize {
             let pick = |r: u64| -> Option<&[u8]> {
                 (!r.is_multiple_of(11)).then(|| all[(r >> 8) as usize % all.len()].as_slice())
@@ -1046,82 +1241,118 @@ mod tests {
             ];
             for active in &actives {
                 for len in [0, 1, 2, 5, CUT_MAX] {
-                    let (m, a) = pack_active(n, active, |i| {
-                        f(cut_key(min.value(i), len), cut_key(max.value(i), len))
-                    });
-                    let want = (m, a);
-                    let never = |_: u64| false;
-                    let nones: [(bool, &dyn Fn(u64) -> bool); 2] = [(false, &never), (true, &none)];
-                    for (refutes, none) in nones {
-                        let got =
-                            cut_words::<BinaryType, false, false>(&min, &max, active, len, none, f);
-                        assert_eq!((got.may, got.all), want, "n {n} len {len} {refutes}");
-                        let got = cut_words::<LargeBinaryType, false, false>(
-                            &lmin, &lmax, active, len, none, f,
-                        );
-                        assert_eq!((got.may, got.all), want, "large n {n} len {len} {refutes}");
-                        let got = cut_rule(&min, &max, active, len, none, f).unwrap();
-                        assert_eq!(
-                            (got.may, got.all),
-                            want,
-                            "dispatch n {n} len {len} {refutes}"
-                        );
-                        #[cfg(target_arch = "x86_64")]
-                        if std::is_x86_feature_detected!("avx2")
-                            && std::is_x86_feature_detected!("popcnt")
-                        {
-                            // SAFETY: the CPU has AVX2 and POPCNT.
-                            let got = unsafe {
-                                (
-                                    cut_words_avx2::<BinaryType>(&min, &max, active, len, none, f),
-                                    cut_words_avx2::<LargeBinaryType>(
-                                        &lmin, &lmax, active, len, none, f,
-                                    ),
-                                )
-                            };
-                            assert_eq!((got.0.may, got.0.all), want, "avx2 n {n} len {len}");
-                            assert_eq!((got.1.may, got.1.all), want, "avx2 large n {n} len {len}");
-                        }
-                        #[cfg(target_arch = "x86_64")]
-                        if avx512_cut() {
-                            let vbmi = std::is_x86_feature_detected!("avx512vbmi");
-                            for permute in [false, true].into_iter().filter(|&p| !p || vbmi) {
-                                // SAFETY: the CPU has AVX-512 F, BW and
-                                // POPCNT, and VBMI where `permute` is set.
-                                let got = unsafe {
-                                    if permute {
-                                        (
-                                            cut_words_vbmi::<BinaryType>(
-                                                &min, &max, active, len, none, f,
-                                            ),
-                                            cut_words_vbmi::<LargeBinaryType>(
-                                                &lmin, &lmax, active, len, none, f,
-                                            ),
-                                        )
-                                    } else {
-                                        (
-                                            cut_words_avx512::<BinaryType>(
-                                                &min, &max, active, len, none, f,
-                                            ),
-                                            cut_words_avx512::<LargeBinaryType>(
-                                                &lmin, &lmax, active, len, none, f,
-                                            ),
-                                        )
-                                    }
-                                };
-                                assert_eq!(
-                                    (got.0.may, got.0.all),
-                                    want,
-                                    "avx512 {permute} n {n} len {len}"
-                                );
-                                assert_eq!(
-                                    (got.1.may, got.1.all),
-                                    want,
-                                    "avx512 {permute} large n {n} len {len}"
-                                );
-                            }
+                    // A key of a string picked at random, so that some
+                    // containers hold it, and fixed ones around them.
+                    let picked = cut_key(&all[next() as usize % all.len()], len);
+                    let keys = [0, 0x0100_0000_0000_0002, 0x7fff_ffff_ffff_ff07, 1 << 63];
+                    for key in keys.into_iter().chain([picked, picked ^ 1, u64::MAX]) {
+                        for negated in [false, true] {
+                            let rule = CutPrefix { key, negated };
+                            let want = pack_active(n, active, |i| {
+                                rule.pair(cut_key(min.value(i), len), cut_key(max.value(i), len))
+                            });
+                            check_cut_words(&want, rule, len, active, (&min, &max), (&lmin, &lmax));
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// [`cut_none_avx2`] and [`cut_pair_avx2`] give [`CutPrefix::none`] and
+    /// [`CutPrefix::pair`] bit for bit: keys equal to the prefix's, one
+    /// either side of it, with the top bit set and not, and at random.
+    #[test]
+    fn cut_rule_words_match_the_rule() {
+        let mut rng = crate::xorshift::XorShift::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = move || rng.next_u64();
+        for round in 0..400 {
+            let key = match round % 4 {
+                0 => next(),
+                1 => next() | 1 << 63,
+                2 => next() >> 1,
+                _ => [0, 1, u64::MAX, 1 << 63, (1 << 63) - 1][round / 4 % 5],
+            };
+            // Keys near the prefix's, so every compare goes each way.
+            let mut near = || match next() % 6 {
+                0 => key,
+                1 => key.wrapping_add(1),
+                2 => key.wrapping_sub(1),
+                3 => key ^ 1 << 63,
+                _ => next(),
+            };
+            let ka: [u64; 64] = std::array::from_fn(|_| near());
+            let kb: [u64; 64] = std::array::from_fn(|_| near());
+            for negated in [false, true] {
+                let rule = CutPrefix { key, negated };
+                let want_none = (0..64).fold(0u64, |w, j| w | u64::from(rule.none(ka[j])) << j);
+                let want = (0..64).fold((0u64, 0u64), |(m, a), j| {
+                    let (x, y) = rule.pair(ka[j], kb[j]);
+                    (m | u64::from(x) << j, a | u64::from(y) << j)
+                });
+                assert_eq!(
+                    refuted_word::<false, false>(rule, &ka),
+                    want_none,
+                    "{rule:?}"
+                );
+                assert_eq!(pair_word::<false, false>(rule, &ka, &kb), want, "{rule:?}");
+                #[cfg(target_arch = "x86_64")]
+                if std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU has AVX2.
+                    let got = unsafe { (cut_none_avx2(rule, &ka), cut_pair_avx2(rule, &ka, &kb)) };
+                    assert_eq!(got, (want_none, want), "avx2 {rule:?}");
+                }
+            }
+        }
+    }
+
+    /// Every build of [`cut_words`] over `small` (Binary) and `large`
+    /// (LargeBinary) gives `want`.
+    fn check_cut_words(
+        want: &(Vec<u64>, Vec<u64>),
+        rule: CutPrefix,
+        len: usize,
+        active: &[u64],
+        small: (&arrow_array::BinaryArray, &arrow_array::BinaryArray),
+        large: (
+            &arrow_array::LargeBinaryArray,
+            &arrow_array::LargeBinaryArray,
+        ),
+    ) {
+        let say = format!("n {} len {len} {rule:?}", small.0.len());
+        let check = |got: RuleBits, what: &str| {
+            assert_eq!((&got.may, &got.all), (&want.0, &want.1), "{what} {say}");
+        };
+        let ((min, max), (lmin, lmax)) = (small, large);
+        // One build over both offset widths.
+        macro_rules! both {
+            ($build:path, $what:literal) => {
+                check($build(min, max, active, len, rule), $what);
+                check(
+                    $build(lmin, lmax, active, len, rule),
+                    concat!($what, " large"),
+                );
+            };
+        }
+        both!(cut_words::<_, false, false, false>, "portable");
+        check(cut_rule(min, max, active, len, rule).unwrap(), "dispatch");
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has AVX2 and POPCNT.
+            unsafe {
+                both!(cut_words_avx2, "avx2");
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if avx512_cut() {
+            // SAFETY: the CPU has AVX-512 F, BW and POPCNT.
+            unsafe {
+                both!(cut_words_avx512, "avx512");
+            }
+            if std::is_x86_feature_detected!("avx512vbmi") {
+                // SAFETY: the CPU has AVX-512 F, BW, VBMI and POPCNT.
+                unsafe {
+                    both!(cut_words_vbmi, "vbmi");
                 }
             }
         }

@@ -40,7 +40,8 @@ mod bounds;
 pub(crate) mod scratch;
 
 pub(crate) use bounds::{
-    bytes_rule, cut_key, cut_rule, cuttable, order_rule, Fuse, OrderRule, RuleBits, CUT_MAX,
+    bytes_rule, cut_key, cut_rule, cuttable, order_rule, CutPrefix, Fuse, OrderRule, RuleBits,
+    CUT_MAX,
 };
 
 use super::evaluate::in_field;
