@@ -1,5 +1,6 @@
-//! Statistics verdicts over 1 Mi containers (AMD EPYC family 25 model 17,
-//! Zen 4, in this session): `cargo bench --features arrow --bench stats`.
+//! Statistics verdicts over 1 Mi containers: `cargo bench --features arrow
+//! --bench stats`. The figures measured with it, each with the CPU it ran
+//! on (Zen 4 with AVX-512, Zen 1 with AVX2 only), are in docs/stats.md.
 //!
 //! - `lt`: one Int64 `x < k` leaf (`Predicate::test_stats`) against
 //!   arrow-ord's `lt` over the min array alone;

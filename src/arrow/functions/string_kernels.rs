@@ -2386,7 +2386,34 @@ fn view_suffix_words<const AVX2: bool>(
             Some(w) => suffix_classify(w, lit_len, ends),
             None => suffix_classify(&views[base..base + k], lit_len, ends),
         };
-        out.push(inline | refine(outside, |j| outer(views[base + j])));
+        let hits = if outside == u64::MAX {
+            // A word of long rows (paths, URLs): a fixed 64-step loop, no
+            // branch per row, and where all 64 are in one data buffer (as
+            // a builder writes them) that buffer looked up once.
+            let word = &views[base..base + 64];
+            let b0 = (word[0] >> 64) as u32;
+            let mut hits = 0u64;
+            match data.get(b0 as usize) {
+                Some(d) if word.iter().all(|&v| (v >> 64) as u32 == b0) => {
+                    for (j, &v) in word.iter().enumerate() {
+                        let end = view_len(v) + (v >> 96) as u32 as usize;
+                        let hit = d
+                            .get(end.wrapping_sub(8)..end)
+                            .is_some_and(|t| load(t) & ends.tail_mask == ends.tail);
+                        hits |= u64::from(hit) << j;
+                    }
+                }
+                _ => {
+                    for (j, &v) in word.iter().enumerate() {
+                        hits |= u64::from(outer(v)) << j;
+                    }
+                }
+            }
+            hits
+        } else {
+            refine(outside, |j| outer(views[base + j]))
+        };
+        out.push(inline | hits);
         base += 64;
     }
     BooleanBuffer::new(Buffer::from_vec(out), 0, len)
@@ -2962,6 +2989,44 @@ mod tests {
                     // SAFETY: the CPU has AVX2.
                     let avx2 = unsafe { view_suffix_avx2(views, buffers, n, &ends) };
                     assert_eq!(avx2, portable, "{lit:?} {len}");
+                }
+            }
+        }
+        // Words of only out-of-line rows (13-40 bytes): in one data buffer,
+        // and spread over many (blocks of 256 bytes), so that a word's rows
+        // lie in one buffer or in several.
+        let long: Vec<std::string::String> = (0..300)
+            .map(|_| {
+                let n = 13 + (next() % 28) as usize;
+                let mut r: std::string::String =
+                    (0..n).map(|_| ['a', 'b'][(next() % 2) as usize]).collect();
+                if next() % 3 == 0 {
+                    r.push_str("éab");
+                }
+                r
+            })
+            .collect();
+        let one = StringViewArray::from_iter_values(&long);
+        let mut blocks = arrow_array::builder::StringViewBuilder::new().with_fixed_block_size(256);
+        long.iter().for_each(|r| blocks.append_value(r));
+        let many = blocks.finish();
+        assert!(many.data_buffers().len() > 10);
+        for column in [&one, &many] {
+            for lit in ["", "b", "ab", "éab", "babab", "bbbbbbbb"] {
+                let ends = Ends::new(lit.as_bytes());
+                let n = lit.len() as u32;
+                for (from, to) in [(0, 300), (1, 65), (7, 199), (64, 128)] {
+                    let views = &column.views()[from..to];
+                    let buffers = column.data_buffers();
+                    let want: Vec<bool> = long[from..to].iter().map(|r| r.ends_with(lit)).collect();
+                    let portable = view_suffix_words::<false>(views, buffers, n, &ends);
+                    assert_eq!(portable.iter().collect::<Vec<_>>(), want, "{lit:?} {from}");
+                    #[cfg(target_arch = "x86_64")]
+                    if std::is_x86_feature_detected!("avx2") {
+                        // SAFETY: the CPU has AVX2.
+                        let avx2 = unsafe { view_suffix_avx2(views, buffers, n, &ends) };
+                        assert_eq!(avx2, portable, "{lit:?} {from}");
+                    }
                 }
             }
         }
