@@ -506,11 +506,22 @@ fn pack_pairs_with<T: Copy, const BW: bool, const PRUNE: bool>(
         let (mut m, mut l) = (0u64, 0u64);
         if let (Ok(ca), Ok(cb)) = (<&[T; 64]>::try_from(ca), <&[T; 64]>::try_from(cb)) {
             if PRUNE {
-                let mut refuted = [false; 64];
-                for j in 0..64 {
-                    refuted[j] = none(ca[j]);
-                }
-                if act & !bools::<BW>(&refuted) == 0 {
+                // Without BW, shifted into a word as `m` and `l` are below
+                // (which LLVM vectorises), not through a `[bool; 64]`.
+                let refuted = if BW {
+                    let mut refuted = [false; 64];
+                    for j in 0..64 {
+                        refuted[j] = none(ca[j]);
+                    }
+                    bools::<BW>(&refuted)
+                } else {
+                    let mut r = 0u64;
+                    for (j, &x) in ca.iter().enumerate() {
+                        r |= u64::from(none(x)) << j;
+                    }
+                    r
+                };
+                if act & !refuted == 0 {
                     continue;
                 }
             }
@@ -990,14 +1001,14 @@ mod tests {
     fn pair_packers_match_a_loop() {
         for len in [0usize, 1, 63, 64, 65, 130, 200, 300] {
             // Every third word's `a` all refuted by `none` (so whole words
-            // are pruned), the others mixed.
+            // are pruned), every third but one container (a different one
+            // in each word), the others mixed.
             let a: Vec<u32> = (0..len as u32)
-                .map(|i| {
-                    if (i / 64) % 3 == 1 {
-                        3 * i + 1
-                    } else {
-                        i.wrapping_mul(2654435761)
-                    }
+                .map(|i| match (i / 64) % 3 {
+                    1 => 3 * i + 1,
+                    2 if i % 64 == (i / 64 * 7) % 64 => 3 * i,
+                    2 => 3 * i + 1,
+                    _ => i.wrapping_mul(2654435761),
                 })
                 .collect();
             let b: Vec<u32> = (0..len as u32).map(|i| i.wrapping_mul(40503)).collect();
