@@ -38,7 +38,8 @@
 //!   view's start positions), and out-of-line rows by one masked load of
 //!   at most 64 bytes each, or (AVX-512 VBMI2, a word of mostly
 //!   out-of-line rows lying back to back in one data buffer) as one
-//!   Utf8 word over their bytes. `=` and the other Contains on views run
+//!   Utf8 word over their bytes; with AVX2 only, 2 views to a register
+//!   and the out-of-line rows 32 start positions a step. `=` and the other Contains on views run
 //!   arrow-rs's kernels (arrow-ord `eq`, arrow-string `contains`): ours
 //!   measured slower there (docs/strings.md).
 //! - **Contains** over Utf8 / LargeUtf8 searches the values buffer once (as
@@ -1797,6 +1798,20 @@ fn out_of_line(v: u128, buffers: &[Buffer]) -> &[u8] {
     &buffers[buffer].as_slice()[offset..offset + n]
 }
 
+/// An out-of-line view's data buffer, its offset there and its bytes;
+/// `None` for a view whose bytes are not inside a data buffer (not a valid
+/// view). No closures here (`Option::and_then`): compiled on their own,
+/// without the SIMD kernels' target features, they were a call (and
+/// `vzeroupper`) a row.
+#[inline(always)]
+fn view_bytes<'a>(v: u128, data: &[&'a [u8]]) -> Option<(&'a [u8], usize, &'a [u8])> {
+    let n = view_len(v);
+    let (b, o) = ((v >> 64) as u32 as usize, (v >> 96) as u32 as usize);
+    let d = *data.get(b)?;
+    let row = d.get(o..o.checked_add(n)?)?;
+    Some((d, o, row))
+}
+
 /// The longest string a view holds inline.
 pub(super) const INLINE: usize = 12;
 
@@ -1870,8 +1885,9 @@ fn view_prefix_words(views: &[u128], lit_len: u32, mask: u64, want: u64) -> Bool
 }
 
 /// Contains over views for a literal of 1 to 8 bytes where the CPU has
-/// AVX-512 F and BW ([`v512::contains`]); `None` elsewhere (the caller
-/// runs arrow-rs's kernel).
+/// AVX-512 F and BW ([`v512::contains`]) or else AVX2
+/// ([`v256::contains`]); `None` elsewhere (the caller runs arrow-rs's
+/// kernel).
 fn view_contains(views: &[u128], buffers: &[Buffer], lit: &[u8]) -> Option<BooleanBuffer> {
     #[cfg(target_arch = "x86_64")]
     if (1..=v512::MAX_LIT).contains(&lit.len())
@@ -1882,6 +1898,11 @@ fn view_contains(views: &[u128], buffers: &[Buffer], lit: &[u8]) -> Option<Boole
         // SAFETY: the CPU has AVX-512 F and BW (and VBMI2 when `vbmi2`);
         // the literal has 1 to 8 bytes.
         return Some(unsafe { v512::contains(views, buffers, lit, vbmi2) });
+    }
+    #[cfg(target_arch = "x86_64")]
+    if (1..=v256::MAX_LIT).contains(&lit.len()) && std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2; the literal has 1 to 8 bytes.
+        return Some(unsafe { v256::contains(views, buffers, lit) });
     }
     let _ = (views, buffers, lit);
     None
@@ -2199,16 +2220,10 @@ mod v512 {
         lits: &[__m512i; K],
         finder: &Finder<'_>,
     ) -> bool {
-        let n = super::view_len(v);
-        let (b, o) = ((v >> 64) as u32 as usize, (v >> 96) as u32 as usize);
-        // No closures here (`Option::and_then`): compiled on their own,
-        // without AVX-512, they were a call (and `vzeroupper`) a row.
-        let (Some(d), Some(end)) = (data.get(b), o.checked_add(n)) else {
+        let Some((_, _, row)) = super::view_bytes(v, data) else {
             return false;
         };
-        let Some(row) = d.get(o..end) else {
-            return false;
-        };
+        let n = row.len();
         if n > 64 {
             return finder.find(row).is_some();
         }
@@ -2224,6 +2239,232 @@ mod v512 {
         let x = unsafe { _mm512_maskz_loadu_epi8(u64::MAX >> (64 - n), row.as_ptr().cast()) };
         // The n - K + 1 positions where a match ends inside the row.
         starts::<K>(x, lits) & (u64::MAX >> (64 - (n - K + 1))) != 0
+    }
+}
+
+/// Contains over string views with AVX2 (no AVX-512), a literal of 1 to 8
+/// (`K`) bytes, a word of 64 views at a time:
+///
+/// - **Inline views** (at most 12 bytes): 2 views to a register. For each
+///   literal byte `i`, a `vpcmpeqb` with the byte broadcast, moved down `i`
+///   bytes inside its 16-byte lane (`vpsrldq`) and and-ed; the result is
+///   and-ed with the valid start positions of each lane (bytes
+///   `4..4 + len - K + 1`, from the length broadcast over the lane by a
+///   byte shuffle and compared with a constant; none for an out-of-line
+///   view). A lane
+///   with a byte left matches. Branch-free. A match cannot reach into the
+///   next lane: its last byte is at most byte `4 + len - 1 <= 15` of its
+///   own.
+/// - **Out-of-line views** (flagged by the same registers), row by row: a
+///   row of at most 64 bytes is searched in two steps of 32 start
+///   positions (both run, branch-free), each a `vpcmpeqb` of the 32 bytes
+///   from position `i` with literal byte `i` for every `i < K`, and-ed,
+///   masked to the `len - K + 1` start positions; longer rows a `memmem`
+///   search. The loads read `64 + K - 1` bytes from the row's start, never
+///   past its data buffer: a row too near the buffer's end (an unpadded
+///   buffer, as the C Data Interface imports it) is copied to a zeroed
+///   block on the stack first.
+///
+/// The views are not trusted, as in [`v512`]: an inline view is only read
+/// inside its own 16 bytes, and an out-of-line view's buffer index and
+/// `offset + len` are checked against the data buffers (a view that does
+/// not fit gives `false`, never a read outside a buffer or a panic).
+#[cfg(target_arch = "x86_64")]
+mod v256 {
+    use super::{BooleanBuffer, Buffer, Finder};
+    use core::arch::x86_64::*;
+    use std::vec::Vec;
+
+    /// The longest literal taken.
+    pub(super) const MAX_LIT: usize = 8;
+
+    /// See the module.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2, and `1 <= lit.len() <= 8`.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn contains(views: &[u128], buffers: &[Buffer], lit: &[u8]) -> BooleanBuffer {
+        // SAFETY: as the caller promised (`lit.len()` picks the copy).
+        unsafe {
+            match lit.len() {
+                1 => contains_k::<1>(views, buffers, lit),
+                2 => contains_k::<2>(views, buffers, lit),
+                3 => contains_k::<3>(views, buffers, lit),
+                4 => contains_k::<4>(views, buffers, lit),
+                5 => contains_k::<5>(views, buffers, lit),
+                6 => contains_k::<6>(views, buffers, lit),
+                7 => contains_k::<7>(views, buffers, lit),
+                _ => contains_k::<8>(views, buffers, lit),
+            }
+        }
+    }
+
+    /// `x` with each 16-byte lane moved down `i` bytes (zeros shifted in),
+    /// `i < 8`; the `match` folds away where `i` is a constant.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn down(x: __m256i, i: usize) -> __m256i {
+        match i {
+            0 => x,
+            1 => _mm256_bsrli_epi128::<1>(x),
+            2 => _mm256_bsrli_epi128::<2>(x),
+            3 => _mm256_bsrli_epi128::<3>(x),
+            4 => _mm256_bsrli_epi128::<4>(x),
+            5 => _mm256_bsrli_epi128::<5>(x),
+            6 => _mm256_bsrli_epi128::<6>(x),
+            _ => _mm256_bsrli_epi128::<7>(x),
+        }
+    }
+
+    /// [`contains`] for a literal of `K` bytes.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2, and `lit.len() == K`, `1 <= K <= 8`.
+    #[target_feature(enable = "avx2")]
+    unsafe fn contains_k<const K: usize>(
+        views: &[u128],
+        buffers: &[Buffer],
+        lit: &[u8],
+    ) -> BooleanBuffer {
+        let finder = Finder::new(lit);
+        let data: Vec<&[u8]> = buffers.iter().map(|b| b.as_slice()).collect();
+        let mut lits = [_mm256_setzero_si256(); K];
+        for (v, &b) in lits.iter_mut().zip(lit) {
+            *v = _mm256_set1_epi8(b as i8);
+        }
+        // Byte `p` of each 16-byte lane: `p - 4 + K` for a data byte (a
+        // match may start there when it is at most the length), 0xff for
+        // the length bytes (never).
+        let mut first = [0u8; 32];
+        for (i, b) in first.iter_mut().enumerate() {
+            let p = i % 16;
+            *b = if p < 4 { 0xff } else { (p - 4 + K) as u8 };
+        }
+        // SAFETY: 32 bytes.
+        let first = unsafe { _mm256_loadu_si256(first.as_ptr().cast()) };
+        let (inline, zero) = (
+            _mm256_set1_epi32(super::INLINE as i32),
+            _mm256_setzero_si256(),
+        );
+        let len = views.len();
+        let mut out = Vec::with_capacity(len.div_ceil(64));
+        // The last word's views, the missing ones zero (empty inline
+        // views: no match, not out of line).
+        let mut tail = [0u128; 64];
+        let mut base = 0;
+        while base < len {
+            let k = (len - base).min(64);
+            let word: &[u128; 64] = match <&[u128; 64]>::try_from(&views[base..base + k]) {
+                Ok(word) => word,
+                Err(_) => {
+                    tail[..k].copy_from_slice(&views[base..]);
+                    &tail
+                }
+            };
+            let (mut m, mut rest) = (0u64, 0u64);
+            for r in 0..32 {
+                // SAFETY: views 2r and 2r + 1 of the 64 in `word`.
+                let x = unsafe { _mm256_loadu_si256(word.as_ptr().add(2 * r).cast()) };
+                let mut acc = _mm256_cmpeq_epi8(x, lits[0]);
+                for (i, l) in lits.iter().enumerate().skip(1) {
+                    acc = _mm256_and_si256(acc, down(_mm256_cmpeq_epi8(x, *l), i));
+                }
+                // Dword 0 of each lane: all ones for an inline view.
+                let small = _mm256_cmpeq_epi32(_mm256_min_epu32(x, inline), x);
+                // The length of each inline view (0 out of line) in every
+                // byte of its lane.
+                let len8 = _mm256_shuffle_epi8(_mm256_and_si256(x, small), zero);
+                let valid = _mm256_cmpeq_epi8(_mm256_min_epu8(first, len8), first);
+                let h = _mm256_movemask_epi8(_mm256_and_si256(acc, valid)) as u32;
+                let s = !_mm256_movemask_ps(_mm256_castsi256_ps(small)) as u32;
+                m |= (u64::from(h & 0xffff != 0) | (u64::from(h >> 16 != 0) << 1)) << (2 * r);
+                rest |= u64::from((s & 1) | ((s >> 3) & 2)) << (2 * r);
+            }
+            while rest != 0 {
+                let j = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                m |= u64::from(outer::<K>(word[j], &data, &lits, &finder)) << j;
+            }
+            out.push(m);
+            base += 64;
+        }
+        BooleanBuffer::new(Buffer::from_vec(out), 0, len)
+    }
+
+    /// Whether the out-of-line view `v` holds the literal (`K` bytes,
+    /// broadcast in `lits`; `finder` searches for it). `false` for a view
+    /// whose bytes are not inside a data buffer (not a valid view).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn outer<const K: usize>(
+        v: u128,
+        data: &[&[u8]],
+        lits: &[__m256i; K],
+        finder: &Finder<'_>,
+    ) -> bool {
+        let Some((d, o, row)) = super::view_bytes(v, data) else {
+            return false;
+        };
+        let n = row.len();
+        if n > 64 {
+            return finder.find(row).is_some();
+        }
+        let Some(last) = n.checked_sub(K) else {
+            return false;
+        };
+        // Both steps of 32 start positions run, branch-free: on rows of
+        // mixed lengths (paths of 24-64 bytes) a branch on the second step
+        // measured 23% slower, and skipping it a word at a time where no
+        // row needs it 4% slower there (7% faster on short rows).
+        if d.len() - o >= 64 + K - 1 {
+            // SAFETY: 64 + K - 1 bytes from the row's start lie inside `d`.
+            unsafe { search::<K>(d.as_ptr().add(o), last, lits) }
+        } else {
+            // Near the buffer's end: the row (at most 64 bytes) on a
+            // zeroed block of 64 + 8 bytes.
+            let mut block = [0u8; 72];
+            block[..n].copy_from_slice(row);
+            // SAFETY: 64 + K - 1 <= 71 bytes of the 72 of `block`.
+            unsafe { search::<K>(block.as_ptr(), last, lits) }
+        }
+    }
+
+    /// Whether the literal (`K` bytes, broadcast in `lits`) starts at one of
+    /// the positions `0..=last` (`last < 64`) of the bytes at `p`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2; `64 + K - 1` bytes from `p` must be
+    /// readable.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn search<const K: usize>(p: *const u8, last: usize, lits: &[__m256i; K]) -> bool {
+        // Bits 0..=last.
+        let valid = u64::MAX >> (63 - last);
+        // SAFETY: positions 0..64 read bytes 0 .. 64 + K - 1.
+        let (lo, hi) = unsafe { (starts::<K>(p, lits), starts::<K>(p.add(32), lits)) };
+        (u64::from(lo) | (u64::from(hi) << 32)) & valid != 0
+    }
+
+    /// Bit `j`: whether the literal starts at byte `j` of `p` (`j < 32`).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2; `32 + K - 1` bytes from `p` must be
+    /// readable.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn starts<const K: usize>(p: *const u8, lits: &[__m256i; K]) -> u32 {
+        let mut acc = _mm256_set1_epi8(-1);
+        for (i, l) in lits.iter().enumerate() {
+            // SAFETY: bytes i .. i + 32 of p, i <= K - 1 (the caller's
+            // promise).
+            let x = unsafe { _mm256_loadu_si256(p.add(i).cast()) };
+            acc = _mm256_and_si256(acc, _mm256_cmpeq_epi8(x, *l));
+        }
+        _mm256_movemask_epi8(acc) as u32
     }
 }
 
@@ -2258,7 +2499,8 @@ fn view_kernel(
     // and BW: inline views searched 4 to a register, out-of-line rows of at
     // most 64 bytes by one masked load each, or back to back as one Utf8
     // word (`v512`; 6-7x arrow-rs on short rows, 2.5-3.6x on paths, Zen 4,
-    // docs/strings.md).
+    // docs/strings.md); with AVX2 only, 2 inline views to a register and
+    // the out-of-line rows 32 start positions a step (`v256`).
     if test == StringMatch::Contains {
         if let Some(bits) = view_contains(views, buffers, lit) {
             return Ok(bits);
@@ -2268,7 +2510,7 @@ fn view_kernel(
     Ok(match test {
         // Measured slower than arrow-rs's kernels (docs/strings.md): `=`
         // (arrow-ord compares whole views, vectorised), and Contains without
-        // AVX-512 or with a longer literal (a row-by-row `memmem` measured
+        // AVX2 or with a longer literal (a row-by-row `memmem` measured
         // 0.8-1.1x; a portable view scan 0.6-1.2x), run arrow-rs's kernel.
         StringMatch::Equal | StringMatch::Contains => {
             let scalar = Scalar::new(StringViewArray::from(vec![literal]));
@@ -3061,7 +3303,31 @@ mod tests {
         (views, buffers)
     }
 
-    /// Contains over views (the AVX-512 path where the CPU has it) against
+    /// Every Contains-over-views kernel this CPU runs, by name: the one
+    /// [`view_contains`] picks, and the AVX2 one where that is another (an
+    /// AVX-512 CPU). None for a literal the kernels do not take.
+    fn view_contains_all(
+        views: &[u128],
+        data: &[Buffer],
+        lit: &[u8],
+    ) -> Vec<(&'static str, BooleanBuffer)> {
+        let mut all = Vec::new();
+        if let Some(bits) = view_contains(views, data, lit) {
+            all.push(("dispatched", bits));
+        }
+        #[cfg(target_arch = "x86_64")]
+        if (1..=v256::MAX_LIT).contains(&lit.len())
+            && std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+        {
+            // SAFETY: the CPU has AVX2; the literal has 1 to 8 bytes.
+            all.push(("avx2", unsafe { v256::contains(views, data, lit) }));
+        }
+        all
+    }
+
+    /// Contains over views (the AVX-512 and AVX2 paths where the CPU has them) against
     /// a search of each row: rows of every length 0..=40 and 64, 65, 100
     /// bytes, inline and out of line over 1 to 3 data buffers of exactly
     /// the size needed; literals of 1 to 9 bytes (multi-byte characters,
@@ -3079,6 +3345,12 @@ mod tests {
             std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw");
         #[cfg(not(target_arch = "x86_64"))]
         let x512 = false;
+        // And where it has AVX2 (the AVX2 kernel runs on AVX-512 CPUs too,
+        // by `view_contains_all`).
+        #[cfg(target_arch = "x86_64")]
+        let simd = x512 || std::is_x86_feature_detected!("avx2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let simd = false;
         let lengths: Vec<usize> = (0..=40).chain([64, 65, 100]).collect();
         // Literals of NUL bytes too: the bytes after a row (an inline
         // view's padding, a masked load's masked-out bytes) are zero, so a
@@ -3182,13 +3454,13 @@ mod tests {
                     (0, 65),
                     (130, 130 + 127),
                 ] {
-                    let Some(got) = view_contains(&views[from..to], &data, lit) else {
-                        assert!(!x512 || l > 8, "{lit:?}");
-                        continue;
-                    };
-                    let what = format!("{lit:?} buffers {buffers} {from}..{to}");
-                    assert_eq!(got.len(), to - from, "{what}");
-                    assert_eq!(got.iter().collect::<Vec<_>>(), want[from..to], "{what}");
+                    let all = view_contains_all(&views[from..to], &data, lit);
+                    assert!(!all.is_empty() || !simd || l > 8, "{lit:?}");
+                    for (kernel, got) in all {
+                        let what = format!("{kernel} {lit:?} buffers {buffers} {from}..{to}");
+                        assert_eq!(got.len(), to - from, "{what}");
+                        assert_eq!(got.iter().collect::<Vec<_>>(), want[from..to], "{what}");
+                    }
                 }
             }
         }
@@ -3202,10 +3474,11 @@ mod tests {
         views.push(u128::from_le_bytes(*b"\x02\0\0\0xyzabcdefghi"));
         views.push(u128::MAX);
         views.push((u128::MAX << 32) | 64);
-        if let Some(got) = view_contains(&views, &data, b"abc") {
+        for (kernel, got) in view_contains_all(&views, &data, b"abc") {
             assert_eq!(
                 got.iter().collect::<Vec<_>>(),
-                [true, false, false, false, false, false]
+                [true, false, false, false, false, false],
+                "{kernel}"
             );
         }
         // Through `string_match`: valid UTF-8 with nulls, sliced.
