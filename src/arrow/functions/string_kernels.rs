@@ -74,6 +74,24 @@ use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
+/// `$f::<K>(args)` with `K = $n` for `$n` of 1 to 7, else 8: the copy of a
+/// kernel compiled for a literal of `$n` bytes (at most 8).
+#[cfg(target_arch = "x86_64")]
+macro_rules! by_len {
+    ($n:expr, $f:ident($($arg:expr),* $(,)?)) => {
+        match $n {
+            1 => $f::<1>($($arg),*),
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            7 => $f::<7>($($arg),*),
+            _ => $f::<8>($($arg),*),
+        }
+    };
+}
+
 /// What a string kernel tests of each row against the literal.
 ///
 /// # Examples
@@ -878,6 +896,13 @@ fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
                     contains_rows(&offsets[base..base + k + 1], values, &finder)
                 });
             }
+            #[cfg(target_arch = "x86_64")]
+            if AVX2 && contains_words_pay(offsets, lit) {
+                // SAFETY: `AVX2` only under `offsets_words_avx2` or
+                // `offsets_words_avx512`, whose callers checked the CPU;
+                // `1 <= lit.len() <= 8` (by `contains_words_pay`).
+                return unsafe { contains_words_avx2(offsets, values, lit, CONTAINS_CHUNK, None) };
+            }
             contains_offsets::<O, AVX2>(offsets, values, lit)
         }
     }
@@ -1164,6 +1189,152 @@ mod x86 {
         }
         m
     }
+
+    /// The bitmap words of [`contains_word`]: 64 blocks of 64 positions.
+    pub(super) const CONTAINS_WORDS: usize = 64;
+
+    /// Contains of the 64 rows of `w` (offsets into `values`) for a literal
+    /// `pat` of 1 to 8 bytes: bit `p` of a bitmap over the word's bytes is
+    /// whether `pat` starts at `w[0] + p` (32 positions to a `vpcmpeqb` a
+    /// literal byte, and-ed); then, 4 rows a step, the bitmap's 64 bits
+    /// from each row's start (two `vpgatherdq` and a funnel shift) masked
+    /// to its `len - pat.len() + 1` start positions. `None` when the rows
+    /// span more than `64 * CONTAINS_WORDS` bytes, the blocks covering them
+    /// (plus 7 bytes) pass the end of `values`, or a row has more than `63
+    /// + pat.len()` bytes. `bits` is scratch space (its contents do not
+    /// matter). Offsets that are not valid give wrong bits, never a read
+    /// outside `values` or `bits`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2, and `1 <= pat.len() <= 8`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn contains_word<O: super::OffsetSizeTrait>(
+        w: &[O; 65],
+        values: &[u8],
+        pat: &[u8],
+        bits: &mut [u64; CONTAINS_WORDS],
+    ) -> Option<u64> {
+        let (first, end) = (w[0].as_usize(), w[64].as_usize());
+        if !super::fits_in(first, end, values.len(), 64 * CONTAINS_WORDS) {
+            return None;
+        }
+        let blocks = (end - first).div_ceil(64);
+        // The offsets less the first, as `i32` (at most 4096 for valid
+        // rows of a word that fits).
+        let mut rel = [0i32; 65];
+        for (r, o) in rel.iter_mut().zip(w) {
+            *r = o.as_usize().wrapping_sub(first) as i32;
+        }
+        // SAFETY: `fits_in`: `first + 64 * blocks + 7 <= values.len()`
+        // and `blocks <= CONTAINS_WORDS`; `1 <= pat.len() <= 8` (as the
+        // caller promised).
+        let any = unsafe { fill(values.as_ptr().add(first), pat, &mut bits[..blocks]) };
+        if any == 0 {
+            // The literal is nowhere in the word's bytes (whatever the
+            // rows' lengths).
+            return Some(0);
+        }
+        let last = _mm_set1_epi32(CONTAINS_WORDS as i32 - 1);
+        let (k, one, low6, wide32) = (
+            _mm_set1_epi32(pat.len() as i32 - 1),
+            _mm_set1_epi32(1),
+            _mm_set1_epi32(63),
+            _mm_set1_epi32(64),
+        );
+        let (wide, ones, zero) = (
+            _mm256_set1_epi64x(64),
+            _mm256_set1_epi64x(-1),
+            _mm256_setzero_si256(),
+        );
+        let (p, b) = (rel.as_ptr(), bits.as_ptr().cast::<i64>());
+        let mut over = _mm_setzero_si128();
+        let mut m = 0u64;
+        for c in 0..16 {
+            // SAFETY: lanes 4c..4c + 5 <= 65 of `rel`.
+            let (s, e) = unsafe {
+                (
+                    _mm_loadu_si128(p.add(4 * c).cast()),
+                    _mm_loadu_si128(p.add(4 * c + 1).cast()),
+                )
+            };
+            // The positions a match may start at: len - k + 1 of them.
+            let n = _mm_sub_epi32(_mm_sub_epi32(e, s), k);
+            over = _mm_or_si128(over, _mm_cmpgt_epi32(n, wide32));
+            // The bitmap words q and q + 1, clamped to the bitmap (a
+            // `q + 1` clamped is above any row's positions: masked).
+            let q = _mm_min_epu32(_mm_srli_epi32::<6>(s), last);
+            let q1 = _mm_min_epu32(_mm_add_epi32(q, one), last);
+            // SAFETY: indices at most CONTAINS_WORDS - 1 into `bits`.
+            let (x, y) = unsafe {
+                (
+                    _mm256_i32gather_epi64::<8>(b, q),
+                    _mm256_i32gather_epi64::<8>(b, q1),
+                )
+            };
+            // Bits s.. of the bitmap (a left shift of 64 is zero).
+            let r = _mm256_cvtepu32_epi64(_mm_and_si128(s, low6));
+            let from = _mm256_or_si256(
+                _mm256_srlv_epi64(x, r),
+                _mm256_sllv_epi64(y, _mm256_sub_epi64(wide, r)),
+            );
+            // The low `n` bits (none for n <= 0: a shift of 64 or more is
+            // zero).
+            let keep = _mm256_srlv_epi64(ones, _mm256_sub_epi64(wide, _mm256_cvtepi32_epi64(n)));
+            let none = _mm256_cmpeq_epi64(_mm256_and_si256(from, keep), zero);
+            let hit = !_mm256_movemask_pd(_mm256_castsi256_pd(none)) as u32 & 0xf;
+            m |= u64::from(hit) << (4 * c);
+        }
+        (_mm_testz_si128(over, over) == 1).then_some(m)
+    }
+
+    /// Bit `i` of `bits` (its `64 * bits.len()` positions) is whether the
+    /// bytes at `p.add(i)` begin with `pat` (1 to 8 bytes). Returns the
+    /// words or-ed (zero: no position).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2, the `64 * bits.len() + 7` bytes from `p`
+    /// must be readable, and `1 <= pat.len() <= 8`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn fill(p: *const u8, pat: &[u8], bits: &mut [u64]) -> u64 {
+        // SAFETY: as the caller promised (`pat.len()` picks the copy).
+        unsafe { by_len!(pat.len(), fill_k(p, pat, bits)) }
+    }
+
+    /// [`fill`] for a pattern of `K` bytes.
+    ///
+    /// # Safety
+    ///
+    /// As for [`fill`], and `pat.len() == K`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn fill_k<const K: usize>(p: *const u8, pat: &[u8], bits: &mut [u64]) -> u64 {
+        let mut lits = [_mm256_setzero_si256(); K];
+        for (v, &b) in lits.iter_mut().zip(pat) {
+            *v = _mm256_set1_epi8(b as i8);
+        }
+        let mut any = 0u64;
+        for (t, out) in bits.iter_mut().enumerate() {
+            let mut word = 0u64;
+            for h in 0..2 {
+                let mut acc = _mm256_set1_epi8(-1);
+                for (i, lit) in lits.iter().enumerate() {
+                    // SAFETY: bytes 64t + 32h + i .. + 32 end at most at
+                    // 64 * bits.len() + 7 (`i < K <= 8`), readable (as the
+                    // caller promised).
+                    let x = unsafe { _mm256_loadu_si256(p.add(64 * t + 32 * h + i).cast()) };
+                    acc = _mm256_and_si256(acc, _mm256_cmpeq_epi8(x, *lit));
+                }
+                word |= u64::from(_mm256_movemask_epi8(acc) as u32) << (32 * h);
+            }
+            *out = word;
+            any |= word;
+        }
+        any
+    }
 }
 
 /// The AVX-512 word of `=`, StartsWith and EndsWith over short rows: the
@@ -1189,7 +1360,7 @@ mod x512 {
     /// 7 bytes, inside `values`.
     #[inline(always)]
     pub(super) fn fits(first: usize, end: usize, len: usize) -> bool {
-        fits_in(first, end, len, SPAN)
+        super::fits_in(first, end, len, SPAN)
     }
 
     /// The candidates (set bits of `m`, rows `base + j`) whose first
@@ -1230,17 +1401,6 @@ mod x512 {
             out &= !(u64::from(!ok) << j);
         }
         out
-    }
-
-    /// [`fits`] with at most `span` bytes (no overflow whatever the
-    /// offsets).
-    #[inline(always)]
-    fn fits_in(first: usize, end: usize, len: usize, span: usize) -> bool {
-        end >= first
-            && end - first <= span
-            && first
-                .checked_add((end - first).div_ceil(64) * 64 + 7)
-                .is_some_and(|e| e <= len)
     }
 
     /// Bit `p` of the result is whether `values[first + p..]` begins with
@@ -1284,18 +1444,7 @@ mod x512 {
     #[inline]
     unsafe fn fill(values: &[u8], first: usize, pat: &[u8], bits: &mut [u64]) {
         // SAFETY: as the caller promised (`pat.len()` picks the copy).
-        unsafe {
-            match pat.len() {
-                1 => fill_k::<1>(values, first, pat, bits),
-                2 => fill_k::<2>(values, first, pat, bits),
-                3 => fill_k::<3>(values, first, pat, bits),
-                4 => fill_k::<4>(values, first, pat, bits),
-                5 => fill_k::<5>(values, first, pat, bits),
-                6 => fill_k::<6>(values, first, pat, bits),
-                7 => fill_k::<7>(values, first, pat, bits),
-                _ => fill_k::<8>(values, first, pat, bits),
-            }
-        }
+        unsafe { by_len!(pat.len(), fill_k(values, first, pat, bits)) }
     }
 
     /// [`fill`] for a pattern of `K` bytes.
@@ -1572,8 +1721,22 @@ mod x512 {
     /// [`fits`] with [`SPAN_BIG`].
     #[inline(always)]
     pub(super) fn fits_big(first: usize, end: usize, len: usize) -> bool {
-        fits_in(first, end, len, SPAN_BIG)
+        super::fits_in(first, end, len, SPAN_BIG)
     }
+}
+
+/// Whether the word whose rows span `values[first..end]` (`len` bytes)
+/// fits a bitmap of `span` positions: at most `span` bytes, and the blocks
+/// of 64 positions covering them, plus 7 bytes, inside `values` (no
+/// overflow whatever the offsets).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn fits_in(first: usize, end: usize, len: usize, span: usize) -> bool {
+    end >= first
+        && end - first <= span
+        && first
+            .checked_add((end - first).div_ceil(64) * 64 + 7)
+            .is_some_and(|e| e <= len)
 }
 
 /// Whether Contains takes the AVX-512 words ([`x512::contains_word`]): a
@@ -1606,6 +1769,94 @@ fn contains_rows<O: OffsetSizeTrait>(offsets: &[O], values: &[u8], finder: &Find
         m |= u64::from(finder.find(row).is_some()) << j;
     }
     m
+}
+
+/// Contains of a literal of 1 to 8 bytes over short rows
+/// ([`contains_words_pay`]) with AVX2, in chunks of `chunk` words of 64
+/// rows, each taken one of two ways by the matches of the chunk before
+/// (the first by `memmem`; `force`: `Some(true)` every chunk the words,
+/// `Some(false)` `memmem`, for the tests):
+///
+/// - few matches (fewer than one per [`contains_words_dense_rows`] rows):
+///   memchr's `memmem` over the chunk's bytes ([`contains_memmem`]);
+/// - many: the AVX2 word ([`x86::contains_word`]), branch-free, its cost
+///   the same whatever the matches; a word it does not take (a row of
+///   more than `63 + lit.len()` bytes, or the buffer's last bytes) is
+///   searched row by row.
+///
+/// # Safety
+///
+/// The CPU must have AVX2, and `1 <= lit.len() <= 8`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn contains_words_avx2<O: OffsetSizeTrait>(
+    offsets: &[O],
+    values: &[u8],
+    lit: &[u8],
+    chunk: usize,
+    force: Option<bool>,
+) -> BooleanBuffer {
+    let len = offsets.len() - 1;
+    let mut out = vec![0u64; len.div_ceil(64)];
+    let finder = Finder::new(lit);
+    let mut bits = [0u64; x86::CONTAINS_WORDS];
+    let mut dense = false;
+    for (c, out) in out.chunks_mut(chunk).enumerate() {
+        let base = 64 * chunk * c;
+        let rows = (len - base).min(64 * chunk);
+        let o = &offsets[base..=base + rows];
+        let matches = if force.unwrap_or(dense) {
+            let mut matches = 0;
+            for (i, word) in out.iter_mut().enumerate() {
+                let w = &o[64 * i..=(64 * i + 64).min(rows)];
+                // SAFETY: the CPU has AVX2 and `1 <= lit.len() <= 8` (as
+                // the caller promised).
+                let m = <&[O; 65]>::try_from(w)
+                    .ok()
+                    .and_then(|w| unsafe { x86::contains_word(w, values, lit, &mut bits) })
+                    .unwrap_or_else(|| contains_rows(w, values, &finder));
+                matches += m.count_ones() as usize;
+                *word = m;
+            }
+            matches
+        } else {
+            contains_memmem(o, values, lit.len(), &finder, out)
+        };
+        dense = matches * contains_words_dense_rows::<O>() >= rows;
+    }
+    BooleanBuffer::new(Buffer::from_vec(out), 0, len)
+}
+
+/// Sets in `out` the bits of the rows of `offsets` that contain the
+/// literal of `n` bytes `finder` searches: one `memmem` search from each
+/// match's row end to the next match, each match mapped to its row (one
+/// whose literal runs past its row's end spans two rows and does not
+/// count). Returns the rows set.
+#[cfg(target_arch = "x86_64")]
+fn contains_memmem<O: OffsetSizeTrait>(
+    offsets: &[O],
+    values: &[u8],
+    n: usize,
+    finder: &Finder<'_>,
+    out: &mut [u64],
+) -> usize {
+    let last = offsets[offsets.len() - 1].as_usize();
+    let (mut p, mut row, mut matches) = (offsets[0].as_usize(), 0, 0);
+    while p + n <= last {
+        let Some(at) = finder.find(&values[p..last]) else {
+            break;
+        };
+        let q = p + at;
+        row = row_of(offsets, row, q);
+        let end = offsets[row + 1].as_usize();
+        if q + n <= end {
+            out[row / 64] |= 1u64 << (row % 64);
+            matches += 1;
+        }
+        // Every later match starting in this row is the same.
+        p = end.max(q + 1);
+    }
+    matches
 }
 
 /// The row `r >= row` whose bytes hold position `p`: the first with
@@ -1746,6 +1997,34 @@ fn contains_segments<O: OffsetSizeTrait, const AVX2: bool>(
         dense = (matches - before) * CONTAINS_DENSE_BYTES >= p.saturating_sub(from);
     }
     BooleanBuffer::new(Buffer::from_vec(out), 0, len)
+}
+
+/// The words (of 64 rows) of a [`contains_words_avx2`] chunk.
+#[cfg(target_arch = "x86_64")]
+const CONTAINS_CHUNK: usize = 16;
+
+/// A [`contains_words_avx2`] chunk with at least one match per this many
+/// rows makes the next one take the AVX2 words: 16 with `i32` offsets, 128
+/// with `i64`. Measured 2026-12-05, AMD EPYC family 25 model 1 (Zen 3), 1
+/// Mi rows, 1% of them matching, each way forced (ms, least of 9, three
+/// runs):
+///
+/// | rows | words | `memmem`, `i32` | `memmem`, `i64` |
+/// |---|---|---|---|
+/// | 0-16 bytes | 1.9-2.2 | 1.1-1.3 | 1.7-2.8 |
+/// | 24-64 bytes | 4.4-4.7 | 4.3-4.4 | 5.0-5.6 |
+///
+/// The words cost the same whatever the matches; `memmem` about 17 ns
+/// more a match with `i32` offsets (so even at about 7% of the short rows
+/// and 4% of the paths), more with `i64`, whose match-to-row galloping
+/// over the offsets touches twice the cache lines.
+#[cfg(target_arch = "x86_64")]
+fn contains_words_dense_rows<O: OffsetSizeTrait>() -> usize {
+    if O::IS_LARGE {
+        128
+    } else {
+        16
+    }
 }
 
 /// The positions [`contains_offsets`] tests a step.
@@ -1957,18 +2236,7 @@ mod v512 {
         vbmi2: bool,
     ) -> BooleanBuffer {
         // SAFETY: as the caller promised (`lit.len()` picks the copy).
-        unsafe {
-            match lit.len() {
-                1 => contains_k::<1>(views, buffers, lit, vbmi2),
-                2 => contains_k::<2>(views, buffers, lit, vbmi2),
-                3 => contains_k::<3>(views, buffers, lit, vbmi2),
-                4 => contains_k::<4>(views, buffers, lit, vbmi2),
-                5 => contains_k::<5>(views, buffers, lit, vbmi2),
-                6 => contains_k::<6>(views, buffers, lit, vbmi2),
-                7 => contains_k::<7>(views, buffers, lit, vbmi2),
-                _ => contains_k::<8>(views, buffers, lit, vbmi2),
-            }
-        }
+        unsafe { by_len!(lit.len(), contains_k(views, buffers, lit, vbmi2)) }
     }
 
     /// Bit `p` of the result: whether the 64 bytes of `x` hold `lit` (`K`
@@ -2285,18 +2553,7 @@ mod v256 {
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn contains(views: &[u128], buffers: &[Buffer], lit: &[u8]) -> BooleanBuffer {
         // SAFETY: as the caller promised (`lit.len()` picks the copy).
-        unsafe {
-            match lit.len() {
-                1 => contains_k::<1>(views, buffers, lit),
-                2 => contains_k::<2>(views, buffers, lit),
-                3 => contains_k::<3>(views, buffers, lit),
-                4 => contains_k::<4>(views, buffers, lit),
-                5 => contains_k::<5>(views, buffers, lit),
-                6 => contains_k::<6>(views, buffers, lit),
-                7 => contains_k::<7>(views, buffers, lit),
-                _ => contains_k::<8>(views, buffers, lit),
-            }
-        }
+        unsafe { by_len!(lit.len(), contains_k(views, buffers, lit)) }
     }
 
     /// `x` with each 16-byte lane moved down `i` bytes (zeros shifted in),
@@ -2909,6 +3166,26 @@ mod tests {
                             }
                         }
                     }
+                    #[cfg(target_arch = "x86_64")]
+                    if std::is_x86_feature_detected!("avx2") && l <= 8 {
+                        // The AVX2 words and `memmem` by chunks, each way
+                        // forced and chosen, on the buffer cut or not.
+                        let end = offsets[to] as usize;
+                        for chunk in [1, 3, 16] {
+                            for force in [Some(false), Some(true), None] {
+                                // SAFETY: the CPU has AVX2; 1 <= l <= 8.
+                                let (a, b) = unsafe {
+                                    (
+                                        contains_words_avx2(o64, &values, lit, chunk, force),
+                                        contains_words_avx2(o32, &values[..end], lit, chunk, force),
+                                    )
+                                };
+                                let what = format!("{lit:?} mode {mode} {chunk} {force:?}");
+                                assert_eq!(a, portable, "{what}");
+                                assert_eq!(b, portable, "{what}");
+                            }
+                        }
+                    }
                     assert_eq!(
                         portable.iter().collect::<Vec<_>>(),
                         want[from..to],
@@ -3165,6 +3442,84 @@ mod tests {
                                 assert_eq!(b, a, "{what}");
                             }
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The AVX2 Contains word ([`x86::contains_word`], every chunk forced to
+    /// it) where the CPU has AVX2, against the row-by-row oracle at its
+    /// edges: words of rows of one length each (no byte, the literal's
+    /// length less one and exactly, 16, 63, 63 + the literal's (its most
+    /// start positions, 64) and one more (the word is searched row by
+    /// row), 64 (the word spans its whole bitmap, 4096 bytes) and 65 with
+    /// a literal of 2 or more bytes (one byte past the bitmap: row by
+    /// row)); the literal at a row's start, at its end, inside, cut by
+    /// the row's end, or one byte off; multi-byte UTF-8; values with 0 to
+    /// 9 bytes after the last row; sliced at both ends (words of mixed
+    /// lengths).
+    #[test]
+    fn avx2_contains_word_edges_agree_with_rows() {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            let mut rng = crate::xorshift::XorShift::new(0xa2_c0de_9e5a_0002);
+            let mut next = move || rng.next_u64();
+            let base = "abcdéfghijklmnopq".as_bytes();
+            for l in 1..=8usize {
+                let lit = &base[..l];
+                let lens = [0, l - 1, l, 16, 63, 63 + l, 64 + l, 64, 65];
+                let mut offsets = vec![0i64];
+                let mut values = Vec::new();
+                // Each word has one length, each length two words.
+                for i in 0..64 * 2 * lens.len() {
+                    let len = lens[i / 64 % lens.len()];
+                    let start = values.len();
+                    let half = l / 2;
+                    match next() % 5 {
+                        0 => values.extend(lit.iter().chain(base.iter().cycle()).take(len)),
+                        1 => {
+                            let tail = l.min(len);
+                            values.extend((0..len - tail).map(|_| b'x'));
+                            values.extend_from_slice(&lit[l - tail..]);
+                        }
+                        2 => {
+                            let fill = (next() as usize) % (len + 1);
+                            values.extend((0..fill).map(|_| b'y'));
+                            let part = if next() % 2 == 0 { lit } else { &lit[..half] };
+                            values.extend(part.iter().take(len - fill));
+                            values.extend((values.len() - start..len).map(|_| b'z'));
+                        }
+                        3 => values.extend(lit[half..].iter().cycle().take(len)),
+                        _ => values.extend(base[l..].iter().cycle().take(len)),
+                    }
+                    if next() % 4 == 0 && len > 0 {
+                        let at = start + (next() as usize) % len;
+                        values[at] ^= 1;
+                    }
+                    offsets.push(values.len() as i64);
+                }
+                let rows = offsets.len() - 1;
+                for pad in [0usize, 1, 6, 7, 8, 9] {
+                    let mut v = values.clone();
+                    v.extend((0..pad).map(|_| b'a'));
+                    let v = v.into_boxed_slice();
+                    let small: Vec<i32> = offsets.iter().map(|&o| o as i32).collect();
+                    let row = |i: usize| &v[offsets[i] as usize..offsets[i + 1] as usize];
+                    let want: Vec<bool> = (0..rows)
+                        .map(|i| row(i).windows(l).any(|w| w == lit))
+                        .collect();
+                    for (from, to) in [(0, rows), (3, rows), (64, rows - 5)] {
+                        // SAFETY: the CPU has AVX2; 1 <= l <= 8.
+                        let (a, b) = unsafe {
+                            (
+                                contains_words_avx2(&offsets[from..=to], &v, lit, 1, Some(true)),
+                                contains_words_avx2(&small[from..=to], &v, lit, 2, Some(true)),
+                            )
+                        };
+                        let what = format!("{lit:?} pad {pad} {from}");
+                        assert_eq!(a.iter().collect::<Vec<_>>(), want[from..to], "{what}");
+                        assert_eq!(b, a, "{what}");
                     }
                 }
             }
