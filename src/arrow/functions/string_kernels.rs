@@ -1773,8 +1773,8 @@ fn contains_rows<O: OffsetSizeTrait>(offsets: &[O], values: &[u8], finder: &Find
 
 /// Contains of a literal of 1 to 8 bytes over short rows
 /// ([`contains_words_pay`]) with AVX2, in chunks of `chunk` words of 64
-/// rows, each taken one of two ways by the matches of the chunk before
-/// (the first by `memmem`; `force`: `Some(true)` every chunk the words,
+/// rows (the first chunk one word), each taken one of two ways by the
+/// matches of the chunk before (the first by `memmem`; `force`: `Some(true)` every chunk the words,
 /// `Some(false)` `memmem`, for the tests):
 ///
 /// - few matches (fewer than one per [`contains_words_dense_rows`] rows):
@@ -1801,9 +1801,13 @@ unsafe fn contains_words_avx2<O: OffsetSizeTrait>(
     let finder = Finder::new(lit);
     let mut bits = [0u64; x86::CONTAINS_WORDS];
     let mut dense = false;
-    for (c, out) in out.chunks_mut(chunk).enumerate() {
-        let base = 64 * chunk * c;
-        let rows = (len - base).min(64 * chunk);
+    // The first chunk is one word, so that the choice is made early (and
+    // on small columns too).
+    let (mut at, mut size) = (0, 1);
+    while at < out.len() {
+        let out = &mut out[at..(at + size).min(len.div_ceil(64))];
+        let base = 64 * at;
+        let rows = (len - base).min(64 * out.len());
         let o = &offsets[base..=base + rows];
         let matches = if force.unwrap_or(dense) {
             let mut matches = 0;
@@ -1823,6 +1827,8 @@ unsafe fn contains_words_avx2<O: OffsetSizeTrait>(
             contains_memmem(o, values, lit.len(), &finder, out)
         };
         dense = matches * contains_words_dense_rows::<O>() >= rows;
+        at += out.len();
+        size = chunk;
     }
     BooleanBuffer::new(Buffer::from_vec(out), 0, len)
 }
