@@ -5,7 +5,8 @@
 //! Utf8 and LargeUtf8 are assembled by hand from exact `Vec`s (offsets and
 //! values of exactly the size the rows need, no slack), as a buffer imported
 //! through the C Data Interface may be; Utf8View spreads its out-of-line
-//! strings over several small data buffers.
+//! strings over several small data buffers, or holds them back to back in
+//! one.
 #![allow(dead_code)]
 
 use arrow_array::builder::StringViewBuilder;
@@ -94,6 +95,18 @@ pub fn view(rows: &[Option<String>]) -> ArrayRef {
     Arc::new(b.finish())
 }
 
+/// Utf8View with every out-of-line string in one data buffer, back to back
+/// in row order (as a builder writes a small column); the buffer's length
+/// is what they need (its allocation may be larger).
+pub fn view_one_buffer(rows: &[Option<String>]) -> ArrayRef {
+    let total: usize = rows.iter().flatten().map(String::len).sum();
+    let mut b = StringViewBuilder::new().with_fixed_block_size(total.max(1) as u32);
+    for r in rows {
+        b.append_option(r.as_deref());
+    }
+    Arc::new(b.finish())
+}
+
 /// Dictionary(Int32, values) of the rows: each distinct string once, plus a
 /// null value; null rows alternate between a null key and a key of the null
 /// value.
@@ -154,6 +167,7 @@ pub fn layouts(rows: &[Option<String>]) -> Vec<(&'static str, ArrayRef)> {
         ("Utf8", Arc::new(exact::<i32>(rows))),
         ("LargeUtf8", Arc::new(exact::<i64>(rows))),
         ("Utf8View", view(rows)),
+        ("Utf8View (one buffer)", view_one_buffer(rows)),
         (
             "Dictionary(Int32, Utf8)",
             dictionary(rows, |v| Arc::new(exact::<i32>(v))),
