@@ -599,7 +599,8 @@ impl Predicate {
     /// # Ok::<(), arrow_schema::ArrowError>(())
     /// ```
     pub fn test_stats(&self, stats: &StatsBatch) -> Result<Vec<StatsVerdict>, ArrowError> {
-        // Every entry is written: zeros (NoMatch) come free with fresh pages.
+        // Every entry is written by `test_stats_into`; the fill with NoMatch
+        // is a pass over `n` bytes (no zeroed allocation for an enum).
         let mut out = vec![StatsVerdict::NoMatch; stats.len()];
         self.test_stats_into(stats, &mut out)?;
         Ok(out)
