@@ -3253,13 +3253,14 @@ fn view_suffix_words<const AVX2: bool>(
     ends: &Ends,
 ) -> BooleanBuffer {
     let data: Vec<&[u8]> = buffers.iter().map(|b| b.as_slice()).collect();
+    // An out-of-line row's last 8 bytes against the literal's (rows of more
+    // than 12 bytes: at least 8 and at least the literal); `false` for a
+    // view whose bytes are not inside a data buffer (not a valid view).
     let outer = |v: u128| {
-        let (n, b, o) = (
-            view_len(v),
-            (v >> 64) as u32 as usize,
-            (v >> 96) as u32 as usize,
-        );
-        load(&data[b][o + n - 8..o + n]) & ends.tail_mask == ends.tail
+        let end = view_len(v) + (v >> 96) as u32 as usize;
+        data.get((v >> 64) as u32 as usize)
+            .and_then(|d| d.get(end.wrapping_sub(8)..end))
+            .is_some_and(|t| load(t) & ends.tail_mask == ends.tail)
     };
     // A plain loop, not `words` with a closure: the closure is compiled on
     // its own, without the caller's AVX2, unless the compiler inlines it.
@@ -3306,7 +3307,14 @@ fn view_suffix_words<const AVX2: bool>(
             }
             hits
         } else {
-            refine(outside, |j| outer(views[base + j]))
+            // No branch on the answer.
+            let (mut hits, mut rest) = (0u64, outside);
+            while rest != 0 {
+                let j = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                hits |= u64::from(outer(views[base + j])) << j;
+            }
+            hits
         };
         out.push(inline | hits);
         base += 64;
@@ -4373,6 +4381,17 @@ mod tests {
                 got.iter().collect::<Vec<_>>(),
                 [true, false, false, false, false, false],
                 "{kernel}"
+            );
+        }
+        // EndsWith over the same views (portable and dispatched): the same.
+        let ends = Ends::new(b"opq");
+        for got in [
+            view_suffix_words::<false>(&views, &data, 3, &ends),
+            view_suffix(&views, &data, 3, &ends),
+        ] {
+            assert_eq!(
+                got.iter().collect::<Vec<_>>(),
+                [true, false, false, false, false, false]
             );
         }
         // Through `string_match`: valid UTF-8 with nulls, sliced.
