@@ -367,6 +367,28 @@ pub(super) fn refine(m: u64, mut keep: impl FnMut(usize) -> bool) -> u64 {
     out
 }
 
+/// The set bits of `m` whose row (bit index) passes `keep`, each answer
+/// or-ed in with no branch on it (so that a word's candidates overlap, and
+/// answers that go either way cost no misprediction), unlike [`refine`].
+#[inline(always)]
+fn select(m: u64, mut keep: impl FnMut(usize) -> bool) -> u64 {
+    let (mut out, mut rest) = (0u64, m);
+    while rest != 0 {
+        let j = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        out |= u64::from(keep(j)) << j;
+    }
+    out
+}
+
+/// Whether at least one in 8 of a word's candidates `m` matched (`out`):
+/// the next word's compare of a StartsWith literal of more than 8 bytes
+/// then goes branch-free ([`Words8`]), an early exit mispredicting there.
+#[inline(always)]
+fn matching(m: u64, out: u64) -> bool {
+    m != 0 && out.count_ones() * 8 >= m.count_ones()
+}
+
 /// The literal's first and last (up to) 8 bytes as masked words.
 #[derive(Debug, Clone, Copy)]
 struct Ends {
@@ -858,15 +880,15 @@ fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
             // ahead likely have too, and their rows' bytes are fetched
             // early.
             let mut sparse = true;
-            // Whether at least one in 8 of the last word's candidates
-            // matched (StartsWith of more than 8 bytes without AVX-512):
-            // then a compare that stops at the first differing word would
-            // mispredict, and the branch-free one runs. On AMD EPYC family
+            // Whether the last word was [`matching`] (StartsWith of more
+            // than 8 bytes without AVX-512): then a compare that stops at
+            // the first differing word would mispredict, and the
+            // branch-free one runs. On AMD EPYC family
             // 25 model 1 (Zen 3), 1 Mi paths and a 30-byte literal: half
             // the rows matching, 8.2-8.3 ms -> 5.2-5.7; 1% matching, the
             // branch-free compare on every word took 5.2 ms against 3.6-3.9
             // with the early exit (docs/strings.md).
-            let mut matching = false;
+            let mut many = false;
             words(len, |base, k| {
                 if let Some(m) = wide(base, k, at_least, false) {
                     return rest(base, m);
@@ -900,27 +922,21 @@ fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
                     // no branch on the answer (a row whose bytes would pass
                     // the end of `values`, offsets that are not valid, is
                     // false).
-                    _ if at_least && matching => {
+                    _ if at_least && many => {
                         let words8 = prefix8.as_ref().expect("a literal of more than 8 bytes");
-                        let (mut out, mut rest) = (m, m);
-                        while rest != 0 {
-                            let j = rest.trailing_zeros() as usize;
-                            rest &= rest - 1;
+                        select(m, |j| {
                             let s = start(base + j);
-                            let ok = match values.get(s..s.saturating_add(lit.len())) {
-                                Some(row) => words8.eq(row),
-                                None => false,
-                            };
-                            out &= !(u64::from(!ok) << j);
-                        }
-                        out
+                            values
+                                .get(s..s.saturating_add(lit.len()))
+                                .is_some_and(|row| words8.eq(row))
+                        })
                     }
                     // A longer literal: one pass, the rest compared right
                     // after a head that matches (measured faster than two
                     // passes on 24-64-byte paths, whose heads all match).
                     _ => refine(m, |j| prefix_eq(values, start(base + j), lit, &ends)),
                 };
-                matching = out.count_ones() * 8 >= m.count_ones() && m != 0;
+                many = matching(m, out);
                 out
             })
         }
@@ -2777,11 +2793,25 @@ mod v256 {
         for r in 0..32 {
             // SAFETY: views 2r and 2r + 1 of the 64 in `word`.
             let x = unsafe { _mm256_loadu_si256(word.as_ptr().add(2 * r).cast()) };
-            let small = _mm256_cmpeq_epi32(_mm256_min_epu32(x, inline), x);
-            let s = !_mm256_movemask_ps(_mm256_castsi256_ps(small)) as u32;
-            rest |= u64::from((s & 1) | ((s >> 3) & 2)) << (2 * r);
+            rest |= out_pair(small(x, inline)) << (2 * r);
         }
         rest
+    }
+
+    /// Dword 0 of each 16-byte lane of `x` (2 views): all ones for an
+    /// inline view (length at most `inline`, broadcast).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn small(x: __m256i, inline: __m256i) -> __m256i {
+        _mm256_cmpeq_epi32(_mm256_min_epu32(x, inline), x)
+    }
+
+    /// The 2 out-of-line bits (view 0, view 1) of a register's [`small`].
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn out_pair(small: __m256i) -> u64 {
+        let s = !_mm256_movemask_ps(_mm256_castsi256_ps(small)) as u32;
+        u64::from((s & 1) | ((s >> 3) & 2))
     }
 
     /// The inline views of `word` that hold the literal (`K` bytes,
@@ -2804,16 +2834,14 @@ mod v256 {
             for (i, l) in lits.iter().enumerate().skip(1) {
                 acc = _mm256_and_si256(acc, down(_mm256_cmpeq_epi8(x, *l), i));
             }
-            // Dword 0 of each lane: all ones for an inline view.
-            let small = _mm256_cmpeq_epi32(_mm256_min_epu32(x, inline), x);
+            let small = small(x, inline);
             // The length of each inline view (0 out of line) in every
             // byte of its lane.
             let len8 = _mm256_shuffle_epi8(_mm256_and_si256(x, small), zero);
             let valid = _mm256_cmpeq_epi8(_mm256_min_epu8(first, len8), first);
             let h = _mm256_movemask_epi8(_mm256_and_si256(acc, valid)) as u32;
-            let s = !_mm256_movemask_ps(_mm256_castsi256_ps(small)) as u32;
             m |= (u64::from(h & 0xffff != 0) | (u64::from(h >> 16 != 0) << 1)) << (2 * r);
-            rest |= u64::from((s & 1) | ((s >> 3) & 2)) << (2 * r);
+            rest |= out_pair(small) << (2 * r);
         }
         (m, rest)
     }
@@ -3082,25 +3110,18 @@ fn view_kernel(
             // bytes against the literal's 8-byte words, no branch on the
             // answer (as for Utf8).
             let prefix8 = (l > 8).then(|| Words8::new(lit));
-            let mut matching = false;
+            let mut many = false;
             words(len, |base, k| {
                 let m = view_mask(views, base, k, |v| v as u32 >= lit_len && v & mask == want);
                 let out = match &prefix8 {
-                    Some(words8) if matching => {
-                        let (mut out, mut rest) = (m, m);
-                        while rest != 0 {
-                            let j = rest.trailing_zeros() as usize;
-                            rest &= rest - 1;
-                            let v = views[base + j];
-                            let ok = if view_len(v) <= INLINE {
-                                v & rest_mask == lit_view & rest_mask
-                            } else {
-                                words8.eq(&out_of_line(v, buffers)[..l])
-                            };
-                            out &= !(u64::from(!ok) << j);
+                    Some(words8) if many => select(m, |j| {
+                        let v = views[base + j];
+                        if view_len(v) <= INLINE {
+                            v & rest_mask == lit_view & rest_mask
+                        } else {
+                            words8.eq(&out_of_line(v, buffers)[..l])
                         }
-                        out
-                    }
+                    }),
                     _ => refine(m, |j| {
                         let v = views[base + j];
                         if view_len(v) <= INLINE {
@@ -3110,7 +3131,7 @@ fn view_kernel(
                         }
                     }),
                 };
-                matching = out.count_ones() * 8 >= m.count_ones() && m != 0;
+                many = matching(m, out);
                 out
             })
         }
@@ -3160,20 +3181,12 @@ fn view_eq_long(views: &[u128], buffers: &[Buffer], lit: &[u8]) -> BooleanBuffer
         if sparse {
             prefetch_view_candidates(views, &data, base + 64 * AHEAD_LONG, key, l);
         }
-        let mut rest = view_mask(views, base, k, |v| v as u64 == key);
-        sparse = rest.count_ones() <= 16;
-        let mut m = 0u64;
-        while rest != 0 {
-            let j = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let hit = match view_bytes(views[base + j], &data) {
-                // Of length `l` (the key), so every word is inside it.
-                Some((_, _, row)) => words8.eq(row),
-                None => false,
-            };
-            m |= u64::from(hit) << j;
-        }
-        m
+        let m = view_mask(views, base, k, |v| v as u64 == key);
+        sparse = m.count_ones() <= 16;
+        // Of length `l` (the key), so every word is inside the row.
+        select(m, |j| {
+            view_bytes(views[base + j], &data).is_some_and(|(_, _, row)| words8.eq(row))
+        })
     })
 }
 
@@ -3307,14 +3320,7 @@ fn view_suffix_words<const AVX2: bool>(
             }
             hits
         } else {
-            // No branch on the answer.
-            let (mut hits, mut rest) = (0u64, outside);
-            while rest != 0 {
-                let j = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                hits |= u64::from(outer(views[base + j])) << j;
-            }
-            hits
+            select(outside, |j| outer(views[base + j]))
         };
         out.push(inline | hits);
         base += 64;
