@@ -20,7 +20,8 @@
 //! (`zzz` skips criterion's groups). `STATS_N=65536` runs 64 Ki containers
 //! spread as the 1 Mi are (the same leaves keep the same shares): their
 //! stats fit the cache, so the times are the compute cost per container
-//! without the memory's, and steadier from run to run.
+//! without the memory's, and steadier from run to run. `STATS_PROFILE=500`
+//! adds 500 calls of and3's `test_stats` alone, for `perf record`.
 //!
 //! Containers: `x` files of a clustered key (min rising, width 0..2000),
 //! `s` strings `k<n>...` clustered likewise, `y` min / max random in
@@ -355,6 +356,16 @@ fn bench(c: &mut Criterion) {
             },
         ),
     ]);
+    // `STATS_PROFILE=<calls>`: only and3's `test_stats`, that many times, for
+    // a profiler to see the kernels rather than the data's construction.
+    if let Some(calls) = std::env::var("STATS_PROFILE")
+        .ok()
+        .and_then(|c| c.parse::<usize>().ok())
+    {
+        for _ in 0..calls {
+            black_box(pred.test_stats(&d.stats).unwrap());
+        }
+    }
     g.bench_function("in/test_stats_into", |b| {
         b.iter(|| in100.test_stats_into(&d.stats, &mut reused_in).unwrap())
     });
