@@ -602,13 +602,11 @@ fn head_bits<O: Offset, const AVX2: bool>(w: &[O; 65], values: &[u8], ends: &End
 
 /// The bits of the 64 rows ending at the offsets `w[1..]` whose last 8
 /// bytes, under the literal's tail mask, are the literal's. The caller
-/// checked `w[0] >= 8`, so no load of a valid array starts before the
-/// buffer. Without `X512` each load's start is clamped to
-/// `values.len() - 8` (no change for valid offsets), so the loads need no
-/// bounds check and invalid offsets give wrong bits, never a panic; with
-/// `AVX2` (and not `X512`) the 64 tails are compared 4 a step, as
-/// [`head_bits`] compares heads. With `X512` the loads are bounds-checked
-/// slices (the offsets of a valid array are in `values`).
+/// checked `w[0] >= 8`; the offsets are valid (the kernels' contract), so
+/// no load leaves `values`. Without `X512` each load's start is clamped to
+/// `values.len() - 8` (no change for valid offsets) so that the loads need
+/// no bounds check, and with `AVX2` the 64 tails are compared 4 a step, as
+/// [`head_bits`] compares heads.
 #[inline(always)]
 fn tail_bits<O: Offset, const AVX2: bool, const X512: bool>(
     w: &[O; 65],
@@ -629,24 +627,21 @@ fn tail_bits<O: Offset, const AVX2: bool, const X512: bool>(
         // SAFETY: the caller checked that the CPU has AVX2.
         return unsafe { x86::match_heads(&tails, ends.tail, ends.tail_mask) };
     }
-    if X512 {
-        // With AVX-512 enabled LLVM turns the clamped loop below into
-        // gathers: EndsWith over 24-64-byte rows ran 2.5-3x slower on AMD
-        // EPYC family 25 model 17 (Zen 4) than with these bounds-checked
-        // loads (valid offsets: `w[0] >= 8`, ascending, within `values`).
-        // A version without the panic (`values.get(..)`, a miss when out of
-        // range) was vectorised the same way and measured as slow.
-        let mut m = 0u64;
-        for (j, e) in w[1..].iter().enumerate() {
-            let e = e.as_usize();
-            m |= u64::from(load(&values[e - 8..e]) & ends.tail_mask == ends.tail) << j;
-        }
-        return m;
-    }
     let mut m = 0u64;
     for (j, e) in w[1..].iter().enumerate() {
-        let s = start(e);
-        m |= u64::from(load(&values[s..s + 8]) & ends.tail_mask == ends.tail) << j;
+        let tail = if X512 {
+            // Bounds-checked: with AVX-512 enabled LLVM turns the clamped
+            // loads into gathers, and EndsWith over 24-64-byte rows ran
+            // 2.5-3x slower on AMD EPYC family 25 model 17 (Zen 4). A load
+            // by `values.get(..)` (a miss when out of range) was gathered
+            // the same way and as slow.
+            let e = e.as_usize();
+            load(&values[e - 8..e])
+        } else {
+            let s = start(e);
+            load(&values[s..s + 8])
+        };
+        m |= u64::from(tail & ends.tail_mask == ends.tail) << j;
     }
     m
 }
