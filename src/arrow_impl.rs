@@ -178,7 +178,8 @@ pub use predicate::{Leaf, Predicate};
 pub use selection::selection_indices;
 pub use stats::{ColumnStats, StatsBatch, StatsVerdict};
 pub use string_kernels::{
-    string_match, string_match_offsets, string_match_offsets_unchecked, StringMatch, StringOffset,
+    string_match, string_match_offsets, string_match_offsets_unchecked, string_match_utf8,
+    StringMatch, StringOffset,
 };
 pub use transform::{
     FieldRef, PaimonType, PaimonTypeRoot, PositionInput, Transform, TransformInput, TrimSide,

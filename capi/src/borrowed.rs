@@ -10,17 +10,18 @@
 //! of the call. Here the caller's values are read in place as a slice, the
 //! comparison runs the crate's kernel ([`compare_slice`], the one a
 //! comparison leaf runs over a primitive column; a string leaf
-//! [`string_match_offsets_unchecked`] over the offsets and bytes, once the
-//! checks below passed), its bits are ANDed with the column's validity
+//! [`string_match_utf8`] over the offsets and bytes, which checks them as
+//! it reads them), its bits are ANDed with the column's validity
 //! bitmap (these leaves select no null row, as Paimon's
 //! `NullFalseLeafBinaryFunction`), the leaves' words combine by And / Or,
 //! and the result is unpacked into the caller's bytes.
 //!
 //! The batch passes the same checks as on the general path (the same
 //! functions: `check_batch`, `read_column`, the validity's null count, and
-//! for strings `direct::byte_buffers`, which runs the importer's
-//! `validate::offsets_in`: offsets in order and in the data, the bytes
-//! valid UTF-8 on character boundaries, over all the child's rows). What
+//! for strings the importer's `validate::offsets_in`: offsets in order and
+//! in the data, the bytes valid UTF-8 on character boundaries, over all the
+//! child's rows; those of the call's rows inside the string leaves'
+//! kernel, [`strings`]). What
 //! this path does not take it hands back (`None`), before anything is
 //! written, and the general path runs and names any problem: a column of
 //! another type than at parse time (a dictionary, say), a values buffer
@@ -29,9 +30,10 @@
 //! check.
 
 use crate::arrow::{ArrowArray, ArrowSchema};
-use crate::direct::{buffer, byte_buffers, checked_validity};
+use crate::direct::{buffer, byte_buffers, byte_buffers_unchecked, checked_validity};
 use crate::import::{offset_length, Failure};
 use crate::predicate::{check_batch, read_column, BitbytesPredicate};
+use crate::validate::offsets_in;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
     Date32Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type,
@@ -43,8 +45,8 @@ use arrow_buffer::bit_chunk_iterator::BitChunks;
 use arrow_buffer::{Buffer, MutableBuffer};
 use arrow_schema::{DataType, TimeUnit};
 use bitbytes::arrow::{
-    between_slice, compare_slice, in_slice, string_match_offsets_unchecked, CompareOp, Function,
-    Predicate, StringMatch,
+    between_slice, compare_slice, in_slice, string_match_utf8, CompareOp, Function, Predicate,
+    StringMatch,
 };
 use std::boxed::Box;
 use std::vec::Vec;
@@ -216,6 +218,14 @@ fn string_test(function: Function, literals: &dyn Array, column: &DataType) -> O
 }
 
 impl Plan {
+    /// Whether a string leaf ([`Test::Str`]) reads column `i`.
+    fn reads_strings(&self, i: usize) -> bool {
+        match self {
+            Plan::Leaf(c, test) => *c == i && matches!(test, Test::Str { .. }),
+            Plan::And(children) | Plan::Or(children) => children.iter().any(|p| p.reads_strings(i)),
+        }
+    }
+
     /// The plan of `predicate` over `columns` (the fields it reads, with
     /// their parse-time types), when every leaf is one this path runs: a
     /// comparison with a non-null literal of its column's type, or a null
@@ -317,32 +327,32 @@ pub(crate) unsafe fn test<'a>(
         else {
             return Ok(None);
         };
+        // The strings of all the child's rows are checked, as the general
+        // path checks them: the call's rows by the string leaves' kernel as
+        // it reads them (`string_match_utf8`, when a string leaf reads the
+        // column), the others here.
+        let (start, window) = (child_offset + offset, plan.reads_strings(i));
+        let window = window.then_some(start..start + length);
         // SAFETY: `child` passed `check_array` with its type, `child_length`
         // rows from `child_offset`; its buffers hold what the spec says for
-        // the call (the caller's promise). The strings of all the child's
-        // rows are checked, as the general path checks them. (Checked block
-        // by block, in step with the leaves, they measured slower: 1.22-1.53x
-        // the Rust call at 1 Mi rows against 1.09-1.13x, blocks of 4 to 256
-        // Ki rows, Zen 4: docs/c-abi.md.)
+        // the call (the caller's promise).
         let values = unsafe {
             match &p.columns[i].1 {
-                DataType::Utf8 => match byte_buffers(child, child_offset, child_length, true) {
+                DataType::Utf8 => match strings(child, child_offset, child_length, window) {
                     Some((o, d)) => Values::Utf8(o, d),
                     None => return Ok(None),
                 },
-                DataType::LargeUtf8 => {
-                    match byte_buffers(child, child_offset, child_length, true) {
-                        Some((o, d)) => Values::LargeUtf8(o, d),
-                        None => return Ok(None),
-                    }
-                }
+                DataType::LargeUtf8 => match strings(child, child_offset, child_length, window) {
+                    Some((o, d)) => Values::LargeUtf8(o, d),
+                    None => return Ok(None),
+                },
                 // A primitive type's buffer 1 is its values (checked).
                 _ => Values::Fixed(buffer(child, 1)),
             }
         };
         columns.push(Column {
             values,
-            start: child_offset + offset,
+            start,
             validity: validity.map(|(bits, _)| bits),
         });
     }
@@ -357,7 +367,7 @@ pub(crate) unsafe fn test<'a>(
     };
     // SAFETY: `columns` hold `start + length` values each (the caller's
     // promise, `child_length >= offset + length`), readable for the call;
-    // the offsets of string columns passed `byte_buffers`' check above.
+    // a string leaf checks the offsets and bytes it reads.
     let Some(words) = (unsafe { eval(plan, &columns, length, root_validity.is_none()) }) else {
         return Ok(None);
     };
@@ -366,6 +376,46 @@ pub(crate) unsafe fn test<'a>(
         validity: root_validity,
         rows: length,
     }))
+}
+
+/// The offsets (from the buffer's first) and data of a string column of
+/// `child_length` rows from `child_offset`, checked as the general path
+/// checks them (`validate::offsets_in`: offsets in order and in the data,
+/// the bytes valid UTF-8 on character boundaries) but for the rows of
+/// `window` (indices into the offsets), which the string leaves' kernel
+/// checks as it reads them ([`string_match_utf8`]); `None` when a check
+/// fails or a buffer is NULL or misaligned.
+///
+/// Checked in a pass of their own, the call's rows cost 9-13% of the call
+/// at 1 Mi rows on Zen 4 (docs/c-abi.md): the pass read 4 MiB of offsets
+/// and 5.5 MiB of bytes from memory that the kernel then read again.
+/// (Checked block by block, in step with the leaves, they measured slower
+/// still: 1.22-1.53x the Rust call for blocks of 4 to 256 Ki rows.)
+///
+/// # Safety
+///
+/// As [`byte_buffers`]: `child` passed `check_array` with a Utf8 (`i32`)
+/// or LargeUtf8 (`i64`) type; its buffers hold what the spec says.
+unsafe fn strings<'a, O>(
+    child: &ArrowArray,
+    child_offset: usize,
+    child_length: usize,
+    window: Option<core::ops::Range<usize>>,
+) -> Option<(&'a [O], &'a [u8])>
+where
+    O: arrow_buffer::ArrowNativeType + arrow_array::ArrowNativeTypeOp + Ord + core::fmt::Display,
+{
+    let Some(window) = window else {
+        // SAFETY: forwarded.
+        return unsafe { byte_buffers(child, child_offset, child_length, true) };
+    };
+    // SAFETY: forwarded.
+    let (all, data) = unsafe { byte_buffers_unchecked::<O>(child, child_offset, child_length) }?;
+    // The rows before the window and after it (each part holds the offset
+    // it shares with the window, so that the three chain).
+    offsets_in(all.get(child_offset..=window.start)?, data, true).ok()?;
+    offsets_in(all.get(window.end..)?, data, true).ok()?;
+    Some((all, data))
 }
 
 /// The answer of [`test`]: one bit per row, ANDed with `validity` (when
@@ -531,16 +581,12 @@ unsafe fn kernel(
     } = test
     {
         let rows = column.start..=column.start + length;
-        // SAFETY: `byte_buffers` checked the offsets of the child's rows
-        // (`test`), which hold these.
-        let bits = unsafe {
-            match column.values {
-                Values::Utf8(o, d) => string_match_offsets_unchecked(&o[rows], d, *test, literal),
-                Values::LargeUtf8(o, d) => {
-                    string_match_offsets_unchecked(&o[rows], d, *test, literal)
-                }
-                Values::Fixed(_) => return None,
-            }
+        // Checked as they are read (see [`strings`]); a column that fails
+        // goes to the general path, which names the problem.
+        let bits = match column.values {
+            Values::Utf8(o, d) => string_match_utf8(o.get(rows)?, d, *test, literal).ok()?,
+            Values::LargeUtf8(o, d) => string_match_utf8(o.get(rows)?, d, *test, literal).ok()?,
+            Values::Fixed(_) => return None,
         };
         return Some(if *negate { !&bits } else { bits });
     }
@@ -994,6 +1040,16 @@ mod tests {
             let (rc, out, msg) = run(o, d, 0, 150);
             assert_eq!(rc, crate::status::Status::ArrowData.code(), "{msg}");
             assert_eq!(out, [7u8; 300], "{msg}");
+            // And one of its last 30 rows: the child's earlier rows fail.
+            let (rc, out, msg) = run(o, d, 270, 30);
+            assert_eq!(rc, crate::status::Status::ArrowData.code(), "{msg}");
+            assert_eq!(out, [7u8; 300], "{msg}");
+        }
+        // The good column in those windows: the Rust answer.
+        for (offset, length) in [(0, 150), (270, 30), (64, 1)] {
+            let (rc, out, msg) = run(&offsets, &data, offset as i64, length as i64);
+            assert_eq!(rc, 0, "{msg}");
+            assert_eq!(out[..length], want[offset..offset + length], "{offset}");
         }
         // SAFETY: freed once.
         unsafe { bitbytes_predicate_free(p) };

@@ -230,6 +230,29 @@ pub(crate) unsafe fn byte_buffers<'a, O>(
 where
     O: ArrowNativeTypeOp + Ord + core::fmt::Display,
 {
+    // SAFETY: forwarded.
+    let (all, data) = unsafe { byte_buffers_unchecked::<O>(array, offset, length) }?;
+    offsets_in(&all[offset..], data, utf8).ok()?;
+    Some((all, data))
+}
+
+/// [`byte_buffers`] before its check: the offsets from the buffer's start
+/// and the data up to the last offset, as the caller's buffers say, not
+/// checked (a reader must check what it reads: `offsets_in`, or
+/// `bitbytes::arrow::string_match_utf8`); `None` when a buffer is NULL or
+/// misaligned, or the last offset negative.
+///
+/// # Safety
+///
+/// As [`byte_buffers`].
+pub(crate) unsafe fn byte_buffers_unchecked<'a, O>(
+    array: &ArrowArray,
+    offset: usize,
+    length: usize,
+) -> Option<(&'a [O], &'a [u8])>
+where
+    O: ArrowNativeTypeOp,
+{
     // SAFETY: buffers 1 and 2 are the offsets and the data.
     let (offsets_ptr, data_ptr) = unsafe { (buffer(array, 1), buffer(array, 2)) };
     let width = core::mem::size_of::<O>();
@@ -253,7 +276,6 @@ where
         // (the caller's promise).
         unsafe { core::slice::from_raw_parts(data_ptr.cast::<u8>(), data_len) }
     };
-    offsets_in(&all[offset..], data, utf8).ok()?;
     Some((all, data))
 }
 

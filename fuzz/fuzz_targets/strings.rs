@@ -5,7 +5,8 @@
 //! every layout (Utf8 and LargeUtf8 from exact, unpadded buffers, Utf8View
 //! over small data buffers, dictionaries with null keys and values,
 //! run-end encodings), whole and sliced, against the row-by-row oracle.
-//! And `string_match_offsets` over the rows' own offsets and exact-size
+//! And `string_match_offsets` (and `string_match_utf8`, which also checks
+//! the bytes are UTF-8) over the rows' own offsets and exact-size
 //! bytes, then with one offset moved (out of order, negative, past the
 //! data, inside a character): an `Err` exactly when the offsets are bad,
 //! else the byte-wise oracle's bits, never a read outside the bytes.
@@ -16,7 +17,7 @@ mod string_columns;
 
 use arrow_array::{Array, StringArray};
 use bitbytes::arrow::{
-    string_match, string_match_offsets, Function, InStrategy, LeafFunction,
+    string_match, string_match_offsets, string_match_utf8, Function, InStrategy, LeafFunction,
     MultiLiteralsLeafFunction, StringMatch, StringOffset,
 };
 use libfuzzer_sys::fuzz_target;
@@ -60,7 +61,20 @@ fn check_offsets<O: StringOffset>(offsets: &[O], values: &[u8], lit: &[u8]) {
         && offsets
             .last()
             .is_none_or(|&l| at(l).is_some_and(|l| l <= values.len()));
+    // `string_match_utf8` refuses exactly what `string_match_offsets`
+    // refuses and the rows that are not UTF-8, and agrees with it
+    // otherwise.
+    let text = ok
+        && offsets
+            .windows(2)
+            .all(|w| core::str::from_utf8(&values[at(w[0]).unwrap()..at(w[1]).unwrap()]).is_ok());
     for test in StringMatch::ALL {
+        let utf8 = string_match_utf8(offsets, values, test, lit);
+        assert_eq!(utf8.is_ok(), text, "{test:?} {lit:?}: {utf8:?}");
+        if let Ok(bits) = utf8 {
+            let offsets_only = string_match_offsets(offsets, values, test, lit);
+            assert_eq!(bits, offsets_only.expect("offsets that passed"));
+        }
         match string_match_offsets(offsets, values, test, lit) {
             Err(e) => assert!(!ok, "{test:?} {lit:?}: {e}"),
             Ok(bits) => {
@@ -136,11 +150,21 @@ fuzz_target!(|data: &[u8]| {
     let by = i32::from(data.get(2).copied().unwrap_or(0) as i8) / 16;
     let mut moved = offsets.clone();
     moved[pick % offsets.len()] += by;
+    // And one byte of the values set to a byte that is not UTF-8 where it
+    // lands (or is: a continuation byte, a lead byte, 0xff), or left as it
+    // is (the data's fourth byte picks which).
+    let mut bent = values.clone();
+    if let (false, Some(&b)) = (bent.is_empty(), data.get(3)) {
+        let at = usize::from(b) * 7 % bent.len();
+        bent[at] = [0x80, 0xc3, 0xff, bent[at]][usize::from(b % 4)];
+    }
     for o in [&offsets, &moved] {
         let large: Vec<i64> = o.iter().map(|&x| i64::from(x)).collect();
-        check_offsets(o, &values, lit.as_bytes());
-        check_offsets(&large, &values, lit.as_bytes());
-        check_offsets(&o[offset.min(o.len() - 1)..], &values, lit.as_bytes());
+        for v in [&values, &bent] {
+            check_offsets(o, v, lit.as_bytes());
+            check_offsets(&large, v, lit.as_bytes());
+            check_offsets(&o[offset.min(o.len() - 1)..], v, lit.as_bytes());
+        }
     }
     for (name, column) in layouts(&rows) {
         let sliced = column.slice(offset, rows.len() - offset);

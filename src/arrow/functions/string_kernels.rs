@@ -193,6 +193,19 @@ pub trait StringOffset: OffsetSizeTrait + core::fmt::Display + sealed::Sealed {
         test: StringMatch,
         literal: &[u8],
     ) -> BooleanBuffer;
+
+    /// The kernel with the check of [`string_match_offsets`] (`utf8`: of
+    /// [`string_match_utf8`]) done a word of 64 rows at a time, before the
+    /// word is read; `false` when a word fails it (the bits are then
+    /// unspecified).
+    #[doc(hidden)]
+    fn match_checked(
+        offsets: &[Self],
+        values: &[u8],
+        test: StringMatch,
+        literal: &[u8],
+        utf8: bool,
+    ) -> (BooleanBuffer, bool);
 }
 
 impl StringOffset for i32 {
@@ -202,7 +215,17 @@ impl StringOffset for i32 {
         test: StringMatch,
         literal: &[u8],
     ) -> BooleanBuffer {
-        offsets_kernel(offsets, values, test, literal)
+        offsets_kernel(offsets, values, test, literal, Check::Trusted).0
+    }
+
+    fn match_checked(
+        offsets: &[i32],
+        values: &[u8],
+        test: StringMatch,
+        literal: &[u8],
+        utf8: bool,
+    ) -> (BooleanBuffer, bool) {
+        offsets_kernel(offsets, values, test, literal, Check::of(utf8))
     }
 }
 
@@ -213,7 +236,17 @@ impl StringOffset for i64 {
         test: StringMatch,
         literal: &[u8],
     ) -> BooleanBuffer {
-        offsets_kernel(offsets, values, test, literal)
+        offsets_kernel(offsets, values, test, literal, Check::Trusted).0
+    }
+
+    fn match_checked(
+        offsets: &[i64],
+        values: &[u8],
+        test: StringMatch,
+        literal: &[u8],
+        utf8: bool,
+    ) -> (BooleanBuffer, bool) {
+        offsets_kernel(offsets, values, test, literal, Check::of(utf8))
     }
 }
 
@@ -226,9 +259,11 @@ impl StringOffset for i64 {
 /// leaf selects a row when it is valid and its bit is set). The comparison
 /// is byte-wise, so the bytes need not be UTF-8.
 ///
-/// The offsets are checked first (one pass, no branch per offset); a caller
-/// that has checked them already can skip that with
-/// [`string_match_offsets_unchecked`].
+/// The offsets are checked as the kernel goes, a word of 64 rows before
+/// the word is read (the offsets are in cache for the kernel then, and no
+/// pass of its own reads them); a caller that has checked them already can
+/// skip that with [`string_match_offsets_unchecked`]. To check that the
+/// bytes are UTF-8 too, in the same way, use [`string_match_utf8`].
 ///
 /// # Errors
 ///
@@ -255,8 +290,63 @@ pub fn string_match_offsets<O: StringOffset>(
     test: StringMatch,
     literal: &[u8],
 ) -> Result<BooleanBuffer, ArrowError> {
+    let (bits, sound) = O::match_checked(offsets, values, test, literal, false);
+    if sound {
+        return Ok(bits);
+    }
+    // A word failed: the whole check names the first bad offset.
     check_offsets(offsets, values.len())?;
-    // SAFETY: just checked.
+    // SAFETY: just checked (the word checks and this one fail together, so
+    // this is not reached).
+    Ok(unsafe { O::match_unchecked(offsets, values, test, literal) })
+}
+
+/// [`string_match_offsets`] over the buffers of a **Utf8 / LargeUtf8**
+/// column that nobody has checked yet (one imported through the C Data
+/// Interface, or read from a file): besides the offsets, it checks what
+/// arrow-rs's `GenericStringArray::try_new` checks of the bytes, that every
+/// row is valid UTF-8 (which puts each offset on a character boundary).
+///
+/// Both checks run inside the kernel, a word of 64 rows at a time before
+/// the word is read, so that its offsets and bytes are checked while they
+/// are in cache for the kernel: an ASCII word costs one OR a 64 bytes. A
+/// separate pass over a column of 1 Mi short rows (4 MiB of offsets, 5.5
+/// MiB of bytes) cost about 10% of a StartsWith over it on AMD EPYC family
+/// 25 model 17 (Zen 4); see `docs/c-abi.md`.
+///
+/// # Errors
+///
+/// [`ArrowError::InvalidArgumentError`] naming the first bad offset, as
+/// [`string_match_offsets`], or the first row that is not valid UTF-8.
+///
+/// # Examples
+///
+/// ```
+/// use bitbytes::arrow::{string_match_utf8, StringMatch};
+///
+/// // "né", "", "nez"
+/// let (offsets, values) = ([0i32, 3, 3, 6], "nénez".as_bytes());
+/// let bits = string_match_utf8(&offsets, values, StringMatch::StartsWith, b"n")?;
+/// assert_eq!(bits.iter().collect::<Vec<_>>(), [true, false, true]);
+///
+/// // The first row ends inside the `é` (bytes 1 and 2).
+/// let err = string_match_utf8(&[0i32, 2, 6], values, StringMatch::Equal, b"n").unwrap_err();
+/// assert!(err.to_string().contains("row 0 (bytes 0..2 of the values) is not valid UTF-8"));
+/// # Ok::<(), arrow_schema::ArrowError>(())
+/// ```
+pub fn string_match_utf8<O: StringOffset>(
+    offsets: &[O],
+    values: &[u8],
+    test: StringMatch,
+    literal: &[u8],
+) -> Result<BooleanBuffer, ArrowError> {
+    let (bits, sound) = O::match_checked(offsets, values, test, literal, true);
+    if sound {
+        return Ok(bits);
+    }
+    check_offsets(offsets, values.len())?;
+    check_utf8(offsets, values)?;
+    // SAFETY: just checked (as in `string_match_offsets`, not reached).
     Ok(unsafe { O::match_unchecked(offsets, values, test, literal) })
 }
 
@@ -313,17 +403,199 @@ fn check_offsets<O: StringOffset>(offsets: &[O], values_len: usize) -> Result<()
     Ok(())
 }
 
+/// The error of [`string_match_utf8`] once the offsets passed
+/// [`check_offsets`]: the first row whose bytes are not UTF-8 (a row that
+/// starts or ends inside a character is not). Only run when a word's check
+/// failed.
+#[cold]
+fn check_utf8<O: StringOffset>(offsets: &[O], values: &[u8]) -> Result<(), ArrowError> {
+    for (i, w) in offsets.windows(2).enumerate() {
+        let (a, e) = (w[0].as_usize(), w[1].as_usize());
+        if let Err(err) = core::str::from_utf8(&values[a..e]) {
+            return Err(ArrowError::InvalidArgumentError(format!(
+                "row {i} (bytes {a}..{e} of the values) is not valid UTF-8: {err}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// What [`offsets_kernel`] checks of each word before it reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Check {
+    /// Nothing: the caller vouches for the offsets.
+    Trusted,
+    /// The offsets ([`string_match_offsets`]).
+    Offsets,
+    /// The offsets and that the bytes are UTF-8 ([`string_match_utf8`]).
+    Utf8,
+}
+
+impl Check {
+    fn of(utf8: bool) -> Self {
+        if utf8 {
+            Check::Utf8
+        } else {
+            Check::Offsets
+        }
+    }
+}
+
+/// Whether the rows of one word, its offsets `w` (65, or fewer for the last
+/// word), are sound over `values`: the offsets at least 0, non-decreasing
+/// and at most `values.len()`; with `utf8`, their bytes valid UTF-8 with
+/// every offset on a character boundary. Words checked one after another
+/// (each holding the last offset of the one before) check the whole
+/// column.
+#[inline(always)]
+fn word_sound<O: OffsetSizeTrait>(w: &[O], values: &[u8], utf8: bool) -> bool {
+    let (Some(&first), Some(&last)) = (w.first(), w.last()) else {
+        return true;
+    };
+    let ordered = match <&[O; 65]>::try_from(w) {
+        // Summed as integers, with no branch: the loop vectorises.
+        Ok(w) => (0..64).fold(0u32, |n, j| n + u32::from(w[j] > w[j + 1])) == 0,
+        Err(_) => w.windows(2).all(|p| p[0] <= p[1]),
+    };
+    if !(ordered && first >= O::usize_as(0) && last.to_usize().is_some_and(|l| l <= values.len())) {
+        return false;
+    }
+    !utf8 || text_sound(w, first.as_usize(), last.as_usize(), values)
+}
+
+/// [`word_sound`] in a function of its own, compiled for AVX-512 (`X512`)
+/// or AVX2 (`AVX2`) as the kernel that calls it: out of line, so that the
+/// checked kernel's word stays small (its AVX-512 word over short rows
+/// checks them itself and does not call it).
+#[inline(always)]
+fn word_sound_out_of_line<O: OffsetSizeTrait, const AVX2: bool, const X512: bool>(
+    w: &[O],
+    values: &[u8],
+    utf8: bool,
+) -> bool {
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F and BW.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    #[inline(never)]
+    unsafe fn avx512<O: OffsetSizeTrait>(w: &[O], values: &[u8], utf8: bool) -> bool {
+        word_sound(w, values, utf8)
+    }
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline(never)]
+    unsafe fn avx2<O: OffsetSizeTrait>(w: &[O], values: &[u8], utf8: bool) -> bool {
+        word_sound(w, values, utf8)
+    }
+    #[cfg(target_arch = "x86_64")]
+    if X512 {
+        // SAFETY: `X512` only under `offsets_words_avx512`, whose caller
+        // checked the CPU.
+        return unsafe { avx512(w, values, utf8) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if AVX2 {
+        // SAFETY: `AVX2` only under `offsets_words_avx2` or
+        // `offsets_words_avx512`, whose callers checked the CPU.
+        return unsafe { avx2(w, values, utf8) };
+    }
+    #[inline(never)]
+    fn portable<O: OffsetSizeTrait>(w: &[O], values: &[u8], utf8: bool) -> bool {
+        word_sound(w, values, utf8)
+    }
+    portable(w, values, utf8)
+}
+
+/// The UTF-8 half of [`word_sound`] (the offsets passed): every byte of
+/// `values[first..end]` ASCII, else the span valid UTF-8 and no offset of
+/// `w` on a continuation byte.
+#[inline(always)]
+fn text_sound<O: OffsetSizeTrait>(w: &[O], first: usize, end: usize, values: &[u8]) -> bool {
+    let span = &values[first..end];
+    ascii(span) || text_sound_slow(w, first, span)
+}
+
+/// Whether every byte of `b` is below 0x80: 64 bytes a step ORed into a
+/// 64-byte lane array (one vector OR in an AVX-512 caller, two in an AVX2
+/// one), the last 64 overlapping; below 64 bytes, 8 a step.
+#[inline(always)]
+fn ascii(b: &[u8]) -> bool {
+    if b.len() < 64 {
+        let mut any = 0u64;
+        let mut words = b.chunks_exact(8);
+        for c in &mut words {
+            any |= load(c);
+        }
+        for &x in words.remainder() {
+            any |= u64::from(x);
+        }
+        return any & 0x8080_8080_8080_8080 == 0;
+    }
+    let mut lanes = [0u8; 64];
+    let mut or = |c: &[u8]| {
+        let c: &[u8; 64] = c.try_into().expect("64 bytes");
+        for (l, x) in lanes.iter_mut().zip(c) {
+            *l |= x;
+        }
+    };
+    b.chunks_exact(64).for_each(&mut or);
+    or(&b[b.len() - 64..]);
+    lanes.iter().fold(0, |a, l| a | l) < 0x80
+}
+
+/// [`text_sound`] of a word with a byte above 0x7f.
+#[cold]
+#[inline(never)]
+fn text_sound_slow<O: OffsetSizeTrait>(w: &[O], first: usize, span: &[u8]) -> bool {
+    core::str::from_utf8(span).is_ok()
+        && w.iter().all(|o| {
+            span.get(o.as_usize() - first)
+                .is_none_or(|&b| (b as i8) >= -0x40)
+        })
+}
+
+/// [`word_sound`] of every word of `offsets` (the check of the paths that
+/// do not go a word at a time).
+fn all_sound<O: OffsetSizeTrait>(offsets: &[O], values: &[u8], utf8: bool) -> bool {
+    let len = offsets.len().saturating_sub(1);
+    if len == 0 {
+        // No row, but a lone offset must lie in the buffer too.
+        return word_sound(offsets, values, utf8);
+    }
+    (0..len)
+        .step_by(64)
+        .all(|b| word_sound(&offsets[b..=len.min(b + 64)], values, utf8))
+}
+
 /// The kernel on a flat string array.
 fn flat(values: &dyn Array, test: StringMatch, literal: &str) -> Result<BooleanBuffer, ArrowError> {
     let lit = literal.as_bytes();
     Ok(match values.data_type() {
         DataType::Utf8 => {
             let a = values.as_string::<i32>();
-            offsets_kernel(a.value_offsets(), a.values().as_slice(), test, lit)
+            offsets_kernel(
+                a.value_offsets(),
+                a.values().as_slice(),
+                test,
+                lit,
+                Check::Trusted,
+            )
+            .0
         }
         DataType::LargeUtf8 => {
             let a = values.as_string::<i64>();
-            offsets_kernel(a.value_offsets(), a.values().as_slice(), test, lit)
+            offsets_kernel(
+                a.value_offsets(),
+                a.values().as_slice(),
+                test,
+                lit,
+                Check::Trusted,
+            )
+            .0
         }
         DataType::Utf8View => {
             let a = values.as_string_view();
@@ -775,29 +1047,44 @@ fn offsets_kernel<O: Offset>(
     values: &[u8],
     test: StringMatch,
     lit: &[u8],
-) -> BooleanBuffer {
+    check: Check,
+) -> (BooleanBuffer, bool) {
     let len = offsets.len().saturating_sub(1);
+    let whole = len == 0
+        || (lit.is_empty() && test != StringMatch::Equal)
+        || O::from_usize(lit.len()).is_none();
+    // The answers that read no word check first, in a pass of their own.
+    let check = match check {
+        Check::Trusted => Check::Trusted,
+        c if whole => {
+            if !all_sound(offsets, values, c == Check::Utf8) {
+                return (BooleanBuffer::new_unset(len), false);
+            }
+            Check::Trusted
+        }
+        c => c,
+    };
     if len == 0 {
-        return BooleanBuffer::new_unset(0);
+        return (BooleanBuffer::new_unset(0), true);
     }
     if lit.is_empty() && test != StringMatch::Equal {
-        return BooleanBuffer::new_set(len);
+        return (BooleanBuffer::new_set(len), true);
     }
     if O::from_usize(lit.len()).is_none() {
         // Longer than any row can be.
-        return BooleanBuffer::new_unset(len);
+        return (BooleanBuffer::new_unset(len), true);
     }
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") {
         // SAFETY: the CPU has AVX-512 F and BW (and so AVX2).
-        return unsafe { offsets_words_avx512(offsets, values, test, lit) };
+        return unsafe { offsets_words_avx512(offsets, values, test, lit, check) };
     }
     #[cfg(target_arch = "x86_64")]
     if avx2_bits() {
         // SAFETY: the CPU has AVX2, POPCNT and BMI1.
-        return unsafe { offsets_words_avx2(offsets, values, test, lit) };
+        return unsafe { offsets_words_avx2(offsets, values, test, lit, check) };
     }
-    offsets_words::<O, false>(offsets, values, test, lit)
+    offsets_words::<O, false>(offsets, values, test, lit, check)
 }
 
 /// Whether the CPU has what the AVX2 word kernels ([`offsets_words_avx2`],
@@ -814,6 +1101,17 @@ fn avx2_bits() -> bool {
         && std::is_x86_feature_detected!("bmi1")
 }
 
+/// `$each::<_, false>(args, false)` for [`Check::Trusted`], else
+/// `$each::<_, true>(args, utf8)`: the kernel compiled for one `CHECKED`.
+macro_rules! by_check {
+    ($check:expr, $each:ident, $($arg:expr),*) => {
+        match $check {
+            Check::Trusted => $each::<_, false>($($arg,)* false),
+            c => $each::<_, true>($($arg,)* c == Check::Utf8),
+        }
+    };
+}
+
 /// [`offsets_words`] compiled for AVX-512 F and BW, with the AVX-512 word
 /// of short rows ([`x512`]).
 ///
@@ -821,14 +1119,31 @@ fn avx2_bits() -> bool {
 ///
 /// The CPU must have AVX-512 F and BW.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,avx512f,avx512bw")]
 unsafe fn offsets_words_avx512<O: Offset>(
     offsets: &[O],
     values: &[u8],
     test: StringMatch,
     lit: &[u8],
-) -> BooleanBuffer {
-    offsets_words_with::<O, true, true>(offsets, values, test, lit)
+    check: Check,
+) -> (BooleanBuffer, bool) {
+    /// One function per `CHECKED`: the trusted kernel compiled on its own,
+    /// as it was before the checked one existed, with its own inlining.
+    ///
+    /// # Safety
+    ///
+    /// As [`offsets_words_avx512`].
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    unsafe fn each<O: Offset, const CHECKED: bool>(
+        offsets: &[O],
+        values: &[u8],
+        test: StringMatch,
+        lit: &[u8],
+        utf8: bool,
+    ) -> (BooleanBuffer, bool) {
+        offsets_words_with::<O, true, true, CHECKED>(offsets, values, test, lit, utf8)
+    }
+    // SAFETY: as the caller promised.
+    unsafe { by_check!(check, each, offsets, values, test, lit) }
 }
 
 /// [`offsets_words`] compiled for AVX2, with POPCNT and BMI1 for the
@@ -838,38 +1153,89 @@ unsafe fn offsets_words_avx512<O: Offset>(
 ///
 /// The CPU must have AVX2, POPCNT and BMI1 ([`avx2_bits`]).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,popcnt,bmi1")]
 unsafe fn offsets_words_avx2<O: Offset>(
     offsets: &[O],
     values: &[u8],
     test: StringMatch,
     lit: &[u8],
-) -> BooleanBuffer {
-    offsets_words::<O, true>(offsets, values, test, lit)
+    check: Check,
+) -> (BooleanBuffer, bool) {
+    /// One function per `CHECKED`, as for [`offsets_words_avx512`].
+    ///
+    /// # Safety
+    ///
+    /// As [`offsets_words_avx2`].
+    #[target_feature(enable = "avx2,popcnt,bmi1")]
+    unsafe fn each<O: Offset, const CHECKED: bool>(
+        offsets: &[O],
+        values: &[u8],
+        test: StringMatch,
+        lit: &[u8],
+        utf8: bool,
+    ) -> (BooleanBuffer, bool) {
+        offsets_words_with::<O, true, false, CHECKED>(offsets, values, test, lit, utf8)
+    }
+    // SAFETY: as the caller promised.
+    unsafe { by_check!(check, each, offsets, values, test, lit) }
 }
 
 /// The kernel (`lit` fits `O`, and is not empty but for `=`). `=`,
 /// StartsWith and EndsWith go a word of 64 rows at a time: the length test
 /// first, then the first or last 8 bytes of the candidates, then the rest
-/// of the survivors'.
+/// of the survivors'. `check`: what is checked of each word before it is
+/// read; the `bool` is `false` when a word failed.
 #[inline(always)]
 fn offsets_words<O: Offset, const AVX2: bool>(
     offsets: &[O],
     values: &[u8],
     test: StringMatch,
     lit: &[u8],
-) -> BooleanBuffer {
-    offsets_words_with::<O, AVX2, false>(offsets, values, test, lit)
+    check: Check,
+) -> (BooleanBuffer, bool) {
+    match check {
+        Check::Trusted => {
+            offsets_words_with::<O, AVX2, false, false>(offsets, values, test, lit, false)
+        }
+        c => {
+            offsets_words_with::<O, AVX2, false, true>(offsets, values, test, lit, c == Check::Utf8)
+        }
+    }
 }
 
 /// [`offsets_words`], with the AVX-512 word of short rows when `X512` (the
-/// caller checked the CPU).
+/// caller checked the CPU), each word checked first when `CHECKED` (with
+/// `utf8`, its text too).
 #[inline(always)]
-fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
+fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool, const CHECKED: bool>(
     offsets: &[O],
     values: &[u8],
     test: StringMatch,
     lit: &[u8],
+    utf8: bool,
+) -> (BooleanBuffer, bool) {
+    // Contains does not go a word at a time on every path: it checks
+    // first, in a pass of its own (it reads every byte anyway).
+    if CHECKED && test == StringMatch::Contains {
+        if !all_sound(offsets, values, utf8) {
+            return (BooleanBuffer::new_unset(offsets.len() - 1), false);
+        }
+        return (contains_words::<O, AVX2, X512>(offsets, values, lit), true);
+    }
+    let sound = core::cell::Cell::new(true);
+    let bits =
+        offsets_words_checked::<O, AVX2, X512, CHECKED>(offsets, values, test, lit, utf8, &sound);
+    (bits, sound.get())
+}
+
+/// [`offsets_words_with`] but for Contains' check, which sets `sound`.
+#[inline(always)]
+fn offsets_words_checked<O: Offset, const AVX2: bool, const X512: bool, const CHECKED: bool>(
+    offsets: &[O],
+    values: &[u8],
+    test: StringMatch,
+    lit: &[u8],
+    utf8: bool,
+    sound: &core::cell::Cell<bool>,
 ) -> BooleanBuffer {
     let len = offsets.len() - 1;
     let l = O::usize_as(lit.len());
@@ -877,6 +1243,22 @@ fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
     // The words of a StartsWith literal of more than 8 bytes.
     let prefix8 = (test == StringMatch::StartsWith && lit.len() > 8).then(|| Words8::new(lit));
     let start = |i: usize| offsets[i].as_usize();
+    // With `CHECKED`, whether the rows `base..base + k` are sound (their
+    // offsets, and with `utf8` their text: [`word_sound`]), clearing
+    // `sound` when not. A word is checked before any path reads it but
+    // the AVX-512 word, which reads only inside the word's span whatever
+    // the offsets, and answers for `i32` offsets itself (its loads of the
+    // span and its lengths are what the check reads).
+    let checked = |base: usize, k: usize| -> bool {
+        if !CHECKED {
+            return true;
+        }
+        let ok = word_sound_out_of_line::<O, AVX2, X512>(&offsets[base..=base + k], values, utf8);
+        if !ok {
+            sound.set(false);
+        }
+        ok
+    };
     // The whole word of rows `base..base + 64` when its rows are short
     // and its 8-byte head loads stay inside the values buffer.
     let heads_fit = |base: usize, k: usize| -> Option<&[O; 65]> {
@@ -887,7 +1269,7 @@ fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
     // The AVX-512 word (`X512`, the caller checked the CPU) of the rows
     // `base..base + 64` with `pat`, the literal's first (`at_end`: last) up
     // to 8 bytes, when they are short and their blocks lie in the buffer.
-    let wide = |base: usize, k: usize, at_least: bool, at_end: bool| -> Option<u64> {
+    let wide = |base: usize, k: usize, at_least: bool, at_end: bool| -> Option<(u64, bool)> {
         #[cfg(target_arch = "x86_64")]
         if X512 && k == 64 && !lit.is_empty() {
             let w: &[O; 65] = offsets.get(base..base + 65)?.try_into().ok()?;
@@ -900,10 +1282,18 @@ fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
             } else {
                 &lit[..n]
             };
+            // With `CHECKED`, the word is sound when its bytes are ASCII
+            // (`fill` saw them all) and its offsets in order (`fits` put
+            // `w[0]` and `w[64]` in the buffer).
+            let mut ascii = false;
             // SAFETY: `X512` only under `offsets_words_avx512`, whose
             // caller checked the CPU; `fits` holds; `1 <= n <= 8` and
             // `n <= lit.len() = l` (the literal is not empty here).
-            return Some(unsafe { O::anchored_avx512(w, values, pat, l, at_least, at_end) });
+            let m = unsafe { O::anchored_avx512(w, values, pat, l, at_least, at_end, &mut ascii) };
+            return Some((
+                m,
+                CHECKED && ascii && (0..64).fold(true, |o, j| o & (w[j] <= w[j + 1])),
+            ));
         }
         let _ = (base, k, at_least, at_end);
         None
@@ -920,6 +1310,9 @@ fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
     };
     match test {
         StringMatch::Equal if lit.is_empty() => words(len, |base, k| {
+            if !checked(base, k) {
+                return 0;
+            }
             len_mask::<O, AVX2>(offsets, base, k, l, false)
         }),
         StringMatch::Equal | StringMatch::StartsWith => {
@@ -938,8 +1331,17 @@ fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
             // with the early exit (docs/strings.md).
             let mut many = false;
             words(len, |base, k| {
-                if let Some(m) = wide(base, k, at_least, false) {
-                    return rest(base, m);
+                if !CHECKED {
+                    if let Some((m, _)) = wide(base, k, at_least, false) {
+                        return rest(base, m);
+                    }
+                } else {
+                    match wide(base, k, at_least, false) {
+                        Some((m, ok)) if ok || checked(base, k) => return rest(base, m),
+                        Some(_) => return 0,
+                        None if !checked(base, k) => return 0,
+                        None => {}
+                    }
                 }
                 if sparse {
                     prefetch_heads(offsets, values, base + 64 * AHEAD);
@@ -989,7 +1391,13 @@ fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
             })
         }
         StringMatch::EndsWith => words(len, |base, k| {
-            if let Some(m) = wide(base, k, true, true) {
+            let wide = match wide(base, k, true, true) {
+                Some((m, ok)) if ok || checked(base, k) => Some(m),
+                Some(_) => return 0,
+                None if !checked(base, k) => return 0,
+                None => None,
+            };
+            if let Some(m) = wide {
                 if lit.len() <= 8 {
                     return m;
                 }
@@ -1017,35 +1425,44 @@ fn offsets_words_with<O: Offset, const AVX2: bool, const X512: bool>(
                 _ => refine(m, |j| suffix_eq(values, start(base + j + 1), lit, &ends)),
             }
         }),
-        StringMatch::Contains => {
-            #[cfg(target_arch = "x86_64")]
-            if X512 && contains_words_pay(offsets, lit) && x512_vbmi2() {
-                let finder = Finder::new(lit);
-                return words(len, |base, k| {
-                    let w = offsets
-                        .get(base..base + 65)
-                        .and_then(|w| <&[O; 65]>::try_from(w).ok())
-                        .filter(|_| k == 64);
-                    // SAFETY: `X512` only under `offsets_words_avx512`,
-                    // whose caller checked AVX-512 F and BW, and VBMI2
-                    // was checked above; `1 <= lit.len() <= 8` (by
-                    // `contains_words_pay`).
-                    if let Some(m) = w.and_then(|w| unsafe { O::contains_avx512(w, values, lit) }) {
-                        return m;
-                    }
-                    contains_rows(&offsets[base..base + k + 1], values, &finder)
-                });
-            }
-            #[cfg(target_arch = "x86_64")]
-            if AVX2 && contains_words_pay(offsets, lit) {
-                // SAFETY: `AVX2` only under `offsets_words_avx2` or
-                // `offsets_words_avx512`, whose callers checked the CPU;
-                // `1 <= lit.len() <= 8` (by `contains_words_pay`).
-                return unsafe { contains_words_avx2(offsets, values, lit, CONTAINS_CHUNK, None) };
-            }
-            contains_offsets::<O, AVX2>(offsets, values, lit)
-        }
+        StringMatch::Contains => contains_words::<O, AVX2, X512>(offsets, values, lit),
     }
+}
+
+/// Contains of [`offsets_words_with`] (valid offsets, `lit` not empty).
+#[inline(always)]
+fn contains_words<O: Offset, const AVX2: bool, const X512: bool>(
+    offsets: &[O],
+    values: &[u8],
+    lit: &[u8],
+) -> BooleanBuffer {
+    let len = offsets.len() - 1;
+    #[cfg(target_arch = "x86_64")]
+    if X512 && contains_words_pay(offsets, lit) && x512_vbmi2() {
+        let finder = Finder::new(lit);
+        return words(len, |base, k| {
+            let w = offsets
+                .get(base..base + 65)
+                .and_then(|w| <&[O; 65]>::try_from(w).ok())
+                .filter(|_| k == 64);
+            // SAFETY: `X512` only under `offsets_words_avx512`,
+            // whose caller checked AVX-512 F and BW, and VBMI2
+            // was checked above; `1 <= lit.len() <= 8` (by
+            // `contains_words_pay`).
+            if let Some(m) = w.and_then(|w| unsafe { O::contains_avx512(w, values, lit) }) {
+                return m;
+            }
+            contains_rows(&offsets[base..base + k + 1], values, &finder)
+        });
+    }
+    #[cfg(target_arch = "x86_64")]
+    if AVX2 && contains_words_pay(offsets, lit) {
+        // SAFETY: `AVX2` only under `offsets_words_avx2` or
+        // `offsets_words_avx512`, whose callers checked the CPU;
+        // `1 <= lit.len() <= 8` (by `contains_words_pay`).
+        return unsafe { contains_words_avx2(offsets, values, lit, CONTAINS_CHUNK, None) };
+    }
+    contains_offsets::<O, AVX2>(offsets, values, lit)
 }
 
 /// The offsets of a Utf8 (`i32`) or LargeUtf8 (`i64`) array, with the length
@@ -1069,6 +1486,7 @@ trait Offset: OffsetSizeTrait {
         l: Self,
         at_least: bool,
         at_end: bool,
+        ascii: &mut bool,
     ) -> u64;
 
     /// [`x512::contains_word`] of the rows of `w`.
@@ -1099,9 +1517,10 @@ impl Offset for i32 {
         l: i32,
         at_least: bool,
         at_end: bool,
+        ascii: &mut bool,
     ) -> u64 {
         // SAFETY: as the caller promised.
-        unsafe { x512::anchored_i32(w, values, pat, l, at_least, at_end) }
+        unsafe { x512::anchored_i32(w, values, pat, l, at_least, at_end, ascii) }
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -1129,9 +1548,10 @@ impl Offset for i64 {
         l: i64,
         at_least: bool,
         at_end: bool,
+        ascii: &mut bool,
     ) -> u64 {
         // SAFETY: as the caller promised.
-        unsafe { x512::anchored_i64(w, values, pat, l, at_least, at_end) }
+        unsafe { x512::anchored_i64(w, values, pat, l, at_least, at_end, ascii) }
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -1546,7 +1966,8 @@ mod x512 {
     /// Bit `p` of the result is whether `values[first + p..]` begins with
     /// `pat` (1 to 8 bytes), for `p` in the `blocks` blocks of 64
     /// positions; the bits above are zero. As 32 `u32` lanes of two
-    /// registers.
+    /// registers; `ascii` is set to whether the blocks' bytes are all
+    /// ASCII.
     ///
     /// # Safety
     ///
@@ -1560,10 +1981,11 @@ mod x512 {
         first: usize,
         blocks: usize,
         pat: &[u8],
+        ascii: &mut bool,
     ) -> (__m512i, __m512i) {
         let mut bits = [0u64; 16];
         // SAFETY: as the caller promised; `blocks <= 16` (by `fits`).
-        unsafe { fill(values, first, pat, &mut bits[..blocks]) };
+        *ascii = unsafe { fill(values, first, pat, &mut bits[..blocks]) };
         // SAFETY: 16 `u64`, two 64-byte loads.
         unsafe {
             (
@@ -1574,7 +1996,9 @@ mod x512 {
     }
 
     /// Bit `p` of `bits` (its `64 * bits.len()` positions) is whether
-    /// `values[first + p..]` begins with `pat` (1 to 8 bytes).
+    /// `values[first + p..]` begins with `pat` (1 to 8 bytes). Returns
+    /// whether the blocks' bytes, `values[first..first + 64 *
+    /// bits.len()]`, are all ASCII (one OR a block).
     ///
     /// # Safety
     ///
@@ -1582,7 +2006,7 @@ mod x512 {
     /// values.len()` and `1 <= pat.len() <= 8`.
     #[target_feature(enable = "avx512f,avx512bw")]
     #[inline]
-    unsafe fn fill(values: &[u8], first: usize, pat: &[u8], bits: &mut [u64]) {
+    unsafe fn fill(values: &[u8], first: usize, pat: &[u8], bits: &mut [u64]) -> bool {
         // SAFETY: as the caller promised (`pat.len()` picks the copy).
         unsafe { by_len!(pat.len(), fill_k(values, first, pat, bits)) }
     }
@@ -1594,13 +2018,19 @@ mod x512 {
     /// As for [`fill`], and `pat.len() == K`.
     #[target_feature(enable = "avx512f,avx512bw")]
     #[inline]
-    unsafe fn fill_k<const K: usize>(values: &[u8], first: usize, pat: &[u8], bits: &mut [u64]) {
+    unsafe fn fill_k<const K: usize>(
+        values: &[u8],
+        first: usize,
+        pat: &[u8],
+        bits: &mut [u64],
+    ) -> bool {
         let mut lits = [_mm512_setzero_si512(); K];
         for (v, &b) in lits.iter_mut().zip(pat) {
             *v = _mm512_set1_epi8(b as i8);
         }
         // SAFETY: `first <= values.len()` (as the caller promised).
         let p = unsafe { values.as_ptr().add(first) };
+        let mut bytes = _mm512_setzero_si512();
         for (t, out) in bits.iter_mut().enumerate() {
             let mut acc = _mm512_setzero_si512();
             for (i, lit) in lits.iter().enumerate() {
@@ -1608,17 +2038,31 @@ mod x512 {
                 // end at most at first + 64 * bits.len() + 7 <=
                 // values.len() (as the caller promised).
                 let x = unsafe { _mm512_loadu_si512(p.add(64 * t + i).cast()) };
+                if i == 0 {
+                    bytes = _mm512_or_si512(bytes, x);
+                }
                 // acc | (x ^ lit)
                 acc = _mm512_ternarylogic_epi32::<0xf6>(acc, x, *lit);
             }
             *out = _mm512_testn_epi8_mask(acc, acc);
         }
+        _mm512_movepi8_mask(bytes) == 0
     }
 
     /// The bits of the 64 rows of `w` (offsets, `w[0]..w[64]` passing
     /// [`fits`]) whose length is `l` (`at_least`: at least `l`,
     /// `l >= pat.len()`) and whose first (`at_end`: last) `pat.len()`
-    /// bytes are `pat`.
+    /// bytes are `pat`. `ascii` is set to whether the bytes of the blocks
+    /// it read, which cover the rows' span, are ASCII (the UTF-8 half of
+    /// [`word_sound`](super::word_sound), for free: one OR a block it
+    /// loads anyway). Offsets that are not those of valid rows give wrong
+    /// bits, never a read outside `values`.
+    ///
+    /// (`ascii` is an out parameter, not a second value returned: LLVM
+    /// does not inline a function that calls one returning an aggregate
+    /// into a caller whose target features are spelled differently, and
+    /// a `(u64, bool)` kept the kernel's word closures out of line, the
+    /// trusted StartsWith over 1 Mi short rows 10% slower on Zen 4.)
     ///
     /// # Safety
     ///
@@ -1633,9 +2077,10 @@ mod x512 {
         l: i32,
         at_least: bool,
         at_end: bool,
+        ascii: &mut bool,
     ) -> u64 {
         // SAFETY: as the caller promised.
-        unsafe { anchored(w, w[0] as usize, values, pat, l, at_least, at_end) }
+        unsafe { anchored(w, w[0] as usize, values, pat, l, at_least, at_end, ascii) }
     }
 
     /// [`anchored_i32`] for `i64` offsets: the offsets less `w[0]` (at
@@ -1653,13 +2098,14 @@ mod x512 {
         l: i64,
         at_least: bool,
         at_end: bool,
+        ascii: &mut bool,
     ) -> u64 {
         let rel = narrow(w);
         // `l` is at most a row's length here, or no row has it.
         let l = i32::try_from(l).unwrap_or(i32::MAX);
         // SAFETY: as the caller promised; `rel[0] = 0` and `w[0]` is the
         // first row's start.
-        unsafe { anchored(&rel, w[0] as usize, values, pat, l, at_least, at_end) }
+        unsafe { anchored(&rel, w[0] as usize, values, pat, l, at_least, at_end, ascii) }
     }
 
     /// The offsets less `w[0]` as `i32` (at most [`SPAN`] for the
@@ -1684,6 +2130,7 @@ mod x512 {
     /// w[0]), values.len())`, `1 <= pat.len() <= 8` and `pat.len() <= l`.
     #[target_feature(enable = "avx512f,avx512bw")]
     #[inline]
+    #[allow(clippy::too_many_arguments)] // the word's shape, and `ascii` out
     unsafe fn anchored(
         w: &[i32; 65],
         first: usize,
@@ -1692,10 +2139,11 @@ mod x512 {
         l: i32,
         at_least: bool,
         at_end: bool,
+        ascii: &mut bool,
     ) -> u64 {
         let blocks = (w[64].wrapping_sub(w[0]) as usize).div_ceil(64);
         // SAFETY: as the caller promised.
-        let (lo, hi) = unsafe { positions(values, first, blocks, pat) };
+        let (lo, hi) = unsafe { positions(values, first, blocks, pat, ascii) };
         let want = _mm512_set1_epi32(l);
         // A row's bit: its start, or its end less the pattern, from `w[0]`.
         let at = _mm512_set1_epi32(if at_end {
@@ -1766,7 +2214,7 @@ mod x512 {
             (_mm512_setzero_si512(), _mm512_setzero_si512())
         } else {
             // SAFETY: as the caller promised.
-            unsafe { positions(values, first, blocks, pat) }
+            unsafe { positions(values, first, blocks, pat, &mut true) }
         };
         let at = _mm512_set1_epi64(i64::from(w[0]));
         let k = _mm512_set1_epi64(pat.len() as i64 - 1);
@@ -3429,6 +3877,76 @@ fn long_enough(
 mod tests {
     use super::*;
 
+    /// The kernel under each [`Check`]: every one gives the trusted bits
+    /// on these valid offsets, and the UTF-8 check passes exactly when
+    /// every row's bytes are UTF-8. (Shadows the kernel's entry points for
+    /// the tests below, which call them as before.)
+    fn under_each_check<O: OffsetSizeTrait>(
+        offsets: &[O],
+        values: &[u8],
+        f: impl Fn(Check) -> (BooleanBuffer, bool),
+    ) -> BooleanBuffer {
+        let (bits, ok) = f(Check::Trusted);
+        assert!(ok, "nothing checked, yet refused");
+        let (checked, ok) = f(Check::Offsets);
+        assert!(ok, "valid offsets refused");
+        assert_eq!(checked, bits, "the offsets' check changed the bits");
+        let text = offsets
+            .windows(2)
+            .all(|w| core::str::from_utf8(&values[w[0].as_usize()..w[1].as_usize()]).is_ok());
+        let (checked, ok) = f(Check::Utf8);
+        assert_eq!(ok, text, "the UTF-8 check");
+        if ok {
+            assert_eq!(checked, bits, "the UTF-8 check changed the bits");
+        }
+        bits
+    }
+
+    fn offsets_kernel<O: Offset>(o: &[O], v: &[u8], t: StringMatch, l: &[u8]) -> BooleanBuffer {
+        under_each_check(o, v, |c| super::offsets_kernel(o, v, t, l, c))
+    }
+
+    fn offsets_words<O: Offset, const AVX2: bool>(
+        o: &[O],
+        v: &[u8],
+        t: StringMatch,
+        l: &[u8],
+    ) -> BooleanBuffer {
+        under_each_check(o, v, |c| super::offsets_words::<O, AVX2>(o, v, t, l, c))
+    }
+
+    /// # Safety
+    ///
+    /// As [`super::offsets_words_avx2`].
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn offsets_words_avx2<O: Offset>(
+        o: &[O],
+        v: &[u8],
+        t: StringMatch,
+        l: &[u8],
+    ) -> BooleanBuffer {
+        // SAFETY: forwarded.
+        under_each_check(o, v, |c| unsafe {
+            super::offsets_words_avx2(o, v, t, l, c)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// As [`super::offsets_words_avx512`].
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn offsets_words_avx512<O: Offset>(
+        o: &[O],
+        v: &[u8],
+        t: StringMatch,
+        l: &[u8],
+    ) -> BooleanBuffer {
+        // SAFETY: forwarded.
+        under_each_check(o, v, |c| unsafe {
+            super::offsets_words_avx512(o, v, t, l, c)
+        })
+    }
+
     /// The portable word loop and the AVX2 one (where the CPU has it) give
     /// the same bits as a row-by-row compare, on rows of every length mix
     /// around the 8-byte head and the literal, with the last rows ending at
@@ -4483,6 +5001,195 @@ mod tests {
         }
     }
 
+    /// `string_match_offsets` and `string_match_utf8` refuse a column
+    /// exactly when its offsets (and for the latter its rows' UTF-8) are
+    /// bad, wherever the fault lies (the first word, a word boundary, the
+    /// last partial word), for every test and literal (those that read no
+    /// word too), and give the rows' bits otherwise; each error names the
+    /// first fault.
+    #[test]
+    fn checked_entries_refuse_exactly_the_bad_columns() {
+        use std::string::ToString;
+        let mut rng = crate::xorshift::XorShift::new(0xc0ff_ee15_bad0_ff5e);
+        let mut offsets = vec![0i64];
+        let mut values = Vec::new();
+        for _ in 0..200 {
+            for _ in 0..rng.next_u64() % 12 {
+                let c = ["a", "b", "é", "€"][rng.next_u64() as usize % 4];
+                values.extend_from_slice(c.as_bytes());
+            }
+            offsets.push(values.len() as i64);
+        }
+        let rows = |o: &[i64], v: &[u8]| -> Option<Vec<Option<Vec<u8>>>> {
+            let ok = o[0] >= 0
+                && o.windows(2).all(|w| w[0] <= w[1])
+                && o[o.len() - 1] as usize <= v.len();
+            ok.then(|| {
+                o.windows(2)
+                    .map(|w| {
+                        let r = &v[w[0] as usize..w[1] as usize];
+                        core::str::from_utf8(r).is_ok().then(|| r.to_vec())
+                    })
+                    .collect()
+            })
+        };
+        // The faults: (what, offsets, values).
+        let mut cases: Vec<(String, Vec<i64>, Vec<u8>)> =
+            vec![("none".to_string(), offsets.clone(), values.clone())];
+        for i in [1, 2, 63, 64, 65, 127, 128, 129, 190, 199, 200] {
+            let mut o = offsets.clone();
+            o[i] = o[i - 1] - 1;
+            cases.push((format!("offset {i} decreasing"), o, values.clone()));
+            let mut o = offsets.clone();
+            o[i] = values.len() as i64 + 1;
+            cases.push((format!("offset {i} past the end"), o, values.clone()));
+            // A byte that is never UTF-8 in row i - 1 (when it has one).
+            let (a, e) = (offsets[i - 1] as usize, offsets[i] as usize);
+            if e > a {
+                let mut v = values.clone();
+                v[a + (e - a) / 2] = 0xff;
+                cases.push((format!("row {} not UTF-8", i - 1), offsets.clone(), v));
+            }
+            // Offset i moved inside the multi-byte character it starts or
+            // follows.
+            for at in [offsets[i] + 1, offsets[i] - 1] {
+                let fits = at >= offsets[i - 1] && offsets.get(i + 1).is_none_or(|&n| at <= n);
+                let inside = values.get(at as usize).is_some_and(|&b| (b as i8) < -0x40);
+                if fits && inside {
+                    let mut o = offsets.clone();
+                    o[i] = at;
+                    cases.push((format!("offset {i} inside a character"), o, values.clone()));
+                }
+            }
+        }
+        let mut o = offsets.clone();
+        o[0] = -1;
+        cases.push(("offset 0 negative".to_string(), o, values.clone()));
+        // The values end inside the last row's last character.
+        let (o, v) = (offsets.clone(), values[..values.len() - 1].to_vec());
+        let mut o = o;
+        *o.last_mut().unwrap() -= 1;
+        cases.push(("the last character cut".to_string(), o, v));
+        let mut faults = [0usize; 2];
+        for (what, o, v) in &cases {
+            let want = rows(o, v);
+            let small: Vec<i32> = o.iter().map(|&x| x as i32).collect();
+            for lit in ["", "a", "é", "ab", "€a", "aaaaaaaaaaaa"] {
+                for test in StringMatch::ALL {
+                    let l = lit.as_bytes();
+                    let got = [
+                        string_match_offsets(o, v, test, l),
+                        string_match_offsets(&small, v, test, l),
+                    ];
+                    let utf8 = [
+                        string_match_utf8(o, v, test, l),
+                        string_match_utf8(&small, v, test, l),
+                    ];
+                    for (got, utf8) in got.into_iter().zip(utf8) {
+                        let ctx = format!("{what}: {test:?} {lit:?}");
+                        let Some(want) = &want else {
+                            let e = got.expect_err(&ctx).to_string();
+                            assert!(e.contains("offset"), "{ctx}: {e}");
+                            assert_eq!(utf8.expect_err(&ctx).to_string(), e, "{ctx}");
+                            faults[0] += 1;
+                            continue;
+                        };
+                        let got = got.expect(&ctx);
+                        for j in 0..want.len() {
+                            let r = &v[o[j] as usize..o[j + 1] as usize];
+                            let hit = match test {
+                                StringMatch::Equal => r == l,
+                                StringMatch::StartsWith => r.starts_with(l),
+                                StringMatch::EndsWith => r.ends_with(l),
+                                StringMatch::Contains => {
+                                    l.is_empty() || r.windows(l.len()).any(|w| w == l)
+                                }
+                            };
+                            assert_eq!(got.value(j), hit, "{ctx} row {j}");
+                        }
+                        match want.iter().position(Option::is_none) {
+                            None => assert_eq!(utf8.expect(&ctx), got, "{ctx}"),
+                            Some(row) => {
+                                let e = utf8.expect_err(&ctx).to_string();
+                                assert!(e.contains(&format!("row {row} ")), "{ctx}: {e}");
+                                assert!(e.contains("is not valid UTF-8"), "{ctx}: {e}");
+                                faults[1] += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Every fault was planted: a bad offset in 23 columns, bad text in
+        // the others.
+        assert!(faults[0] >= 23 * 48 && faults[1] >= 11 * 48, "{faults:?}");
+        // Offsets out of order in an ASCII column of short rows, which the
+        // AVX-512 word checks itself (where the CPU has it): inside a word,
+        // at its edges, and for `i64` an offset 2^32 past its place (the
+        // word compares offsets less the first as `i32`).
+        let mut offsets = vec![0i64];
+        for i in 0..400 {
+            offsets.push(offsets[i] + (i as i64 * 5) % 9);
+        }
+        let ascii: Vec<u8> = (0..offsets[400]).map(|i| b"abc"[i as usize % 3]).collect();
+        for i in [1, 5, 63, 64, 65, 100, 127, 128, 129, 200, 255, 399] {
+            let mut faults = vec![];
+            let mut o = offsets.clone();
+            o[i] = o[i + 1] + 1;
+            faults.push(o);
+            let mut o = offsets.clone();
+            o[i] = o[i - 1] - 1;
+            faults.push(o);
+            let mut o = offsets.clone();
+            o[i] = ascii.len() as i64 + 1;
+            faults.push(o);
+            let mut o = offsets.clone();
+            o[i] += 1 << 32;
+            faults.push(o);
+            for (f, o) in faults.iter().enumerate() {
+                let small: Vec<i32> = o.iter().map(|&x| x as i32).collect();
+                for test in [
+                    StringMatch::Equal,
+                    StringMatch::StartsWith,
+                    StringMatch::EndsWith,
+                ] {
+                    for lit in [&b"a"[..], b"ab", b"abcabcab", b""] {
+                        let ctx = format!("offset {i} fault {f} {test:?} {lit:?}");
+                        assert!(string_match_utf8(o, &ascii, test, lit).is_err(), "{ctx}");
+                        assert!(string_match_offsets(o, &ascii, test, lit).is_err(), "{ctx}");
+                        if f < 3 {
+                            let e = string_match_utf8(&small, &ascii, test, lit);
+                            assert!(e.is_err(), "{ctx} i32");
+                        }
+                    }
+                }
+            }
+        }
+        // One byte above 0x7f anywhere in an ASCII column (each lane of
+        // the ASCII test, the tails of its 64- and 8-byte steps): refused,
+        // naming its row.
+        // (Rows of 0-10 bytes, and of 0-1 bytes: words of fewer than 64
+        // bytes, whose test goes 8 bytes a step then byte by byte.)
+        for (rows, width) in [(150, 11), (150, 2)] {
+            let mut offsets = vec![0i32];
+            for i in 0..rows {
+                offsets.push(offsets[i] + (i as i32 * 7) % width);
+            }
+            let ascii: Vec<u8> = (0..offsets[rows]).map(|i| b'a' + (i % 3) as u8).collect();
+            for p in 0..ascii.len() {
+                let row = offsets.partition_point(|&o| o as usize <= p) - 1;
+                for bad in [0x80, 0xc3] {
+                    let mut v = ascii.clone();
+                    v[p] = bad;
+                    for test in [StringMatch::StartsWith, StringMatch::Contains] {
+                        let e = string_match_utf8(&offsets, &v, test, b"a").unwrap_err();
+                        assert!(e.to_string().contains(&format!("row {row} ")), "{p} {e}");
+                    }
+                }
+            }
+        }
+    }
+
     /// `string_match_offsets` gives `string_match`'s bits on the same
     /// strings (sliced arrays' offsets, both offset widths, every test and
     /// literals around the 8-byte head), and each bad offset is an error
@@ -4530,10 +5237,19 @@ mod tests {
         long[150] = 3;
         assert!(err(&long, &[b'a'; 200]).contains("offset 150 (3) is below offset 149 (149)"));
         assert!(err(&[0, 2, 3], b"ab").contains("offset 2 (3) is past the end of the 2 bytes"));
-        // No offset: no row; one offset: no row either.
+        // No offset: no row; one offset: no row either, but a lone offset
+        // outside the buffer is refused.
         for offsets in [&[][..], &[1][..]] {
             let bits = string_match_offsets(offsets, b"ab", StringMatch::Equal, b"").unwrap();
             assert_eq!(bits.len(), 0);
+            let bits = string_match_utf8(offsets, b"ab", StringMatch::Equal, b"").unwrap();
+            assert_eq!(bits.len(), 0);
+        }
+        for offsets in [&[3][..], &[-1][..]] {
+            for test in StringMatch::ALL {
+                assert!(string_match_offsets(offsets, b"ab", test, b"a").is_err());
+                assert!(string_match_utf8(offsets, b"ab", test, b"").is_err());
+            }
         }
     }
 }
