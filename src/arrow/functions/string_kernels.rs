@@ -5168,9 +5168,10 @@ mod tests {
         // One byte above 0x7f anywhere in an ASCII column (each lane of
         // the ASCII test, the tails of its 64- and 8-byte steps): refused,
         // naming its row.
-        // (Rows of 0-10 bytes, and of 0-1 bytes: words of fewer than 64
-        // bytes, whose test goes 8 bytes a step then byte by byte.)
-        for (rows, width) in [(150, 11), (150, 2)] {
+        // (Rows of 0-10 bytes; of 0-1 bytes: words of fewer than 64
+        // bytes, whose test goes 8 bytes a step then byte by byte; of 0-24
+        // bytes: words of more than 8 blocks of 64 in the AVX-512 word.)
+        for (rows, width) in [(150, 11), (150, 2), (200, 25)] {
             let mut offsets = vec![0i32];
             for i in 0..rows {
                 offsets.push(offsets[i] + (i as i32 * 7) % width);
