@@ -387,10 +387,11 @@ pub(crate) unsafe fn test<'a>(
 /// fails or a buffer is NULL or misaligned.
 ///
 /// Checked in a pass of their own, the call's rows cost 9-13% of the call
-/// at 1 Mi rows on Zen 4 (docs/c-abi.md): the pass read 4 MiB of offsets
-/// and 5.5 MiB of bytes from memory that the kernel then read again.
-/// (Checked block by block, in step with the leaves, they measured slower
-/// still: 1.22-1.53x the Rust call for blocks of 4 to 256 Ki rows.)
+/// at 1 Mi rows on AMD EPYC family 25 model 17 (Zen 4; docs/c-abi.md): the
+/// pass read the offsets and bytes from memory, and the kernel read them
+/// again. (Checked block by block, in step with the leaves, they measured
+/// slower still there: 1.22-1.53x the Rust call for blocks of 4 to 256 Ki
+/// rows.)
 ///
 /// # Safety
 ///
