@@ -534,7 +534,7 @@ fn ascii(b: &[u8]) -> bool {
         for &x in words.remainder() {
             any |= u64::from(x);
         }
-        return any & 0x8080_8080_8080_8080 == 0;
+        return any & HIGH == 0;
     }
     let mut lanes = [0u8; 64];
     let mut or = |c: &[u8]| {
@@ -904,26 +904,19 @@ fn len_mask_short<O: Offset, const AVX2: bool>(
     at_least: bool,
     values_len: usize,
 ) -> (Option<u64>, bool) {
+    let Some(w) = offsets.get(base..base + 65).filter(|_| k == 64) else {
+        return (None, false);
+    };
+    let w: &[O; 65] = w.try_into().expect("65 offsets");
+    let short = short8::<O, AVX2>(w, values_len);
     #[cfg(target_arch = "x86_64")]
-    if let (true, Some(w)) = (AVX2 && k == 64, offsets.get(base..base + 65)) {
-        let w: &[O; 65] = w.try_into().expect("65 offsets");
-        // The steps are tested only where they can pass: a word of more
-        // than 512 bytes has a longer row.
-        let short = in_buffer8(w, values_len)
-            && w[64].as_usize().wrapping_sub(w[0].as_usize()) <= 64 * 8
-            // SAFETY: `AVX2` only under `offsets_words_avx2` or
-            // `offsets_words_avx512`, whose callers checked the CPU.
-            && unsafe { O::short_steps_avx2(w) };
-        let m = O::len_mask_avx2(w, l, at_least);
-        return (Some(m), short);
+    if AVX2 {
+        return (Some(O::len_mask_avx2(w, l, at_least)), short);
     }
-    match short8(offsets, base, k, values_len) {
-        Some(_) => (
-            Some(len_mask::<O, AVX2>(offsets, base, k, l, at_least)),
-            true,
-        ),
-        None => (None, false),
-    }
+    (
+        short.then(|| len_mask::<O, AVX2>(offsets, base, k, l, at_least)),
+        short,
+    )
 }
 
 /// The bits of rows `base..base + k` whose length (from the offsets) passes
@@ -1004,25 +997,32 @@ fn head_bits<O: Offset, const AVX2: bool, const OR: bool>(
 /// The high bit of each byte of a `u64`.
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
-/// The whole word of rows `base..base + 64` (`k` rows) when its offsets are
-/// sound and short: the first at least 0, each row at most 8 bytes long,
+/// Whether the whole word `w` (of 64 rows) has sound and short offsets: the first at least 0, each row at most 8 bytes long,
 /// and the last at most `values_len - 8`. Then the 8 bytes loaded at each
 /// row's start (its head), or ending at each row's end (its tail, when the
 /// first offset is at least 8), lie in the buffer and together cover every
 /// byte of the word: the OR of those loads is the word's ASCII test
 /// ([`head_bits`], [`tail_bits`]). Safe on any offsets: nothing here can
-/// overflow, and `Some` only for sound ones. Each step `w[j + 1] - w[j]`,
+/// overflow, and `true` only for sound ones. Each step `w[j + 1] - w[j]`,
 /// wrapping, is in `0..=8`, and `w[0]` and `w[64]` are at least 0: the
 /// steps' true sum, at most 512, is `w[64] - w[0]` modulo `2^32` (`2^64`
 /// for `i64`), which for two offsets at least 0 leaves only `w[64] - w[0]`
 /// itself. So no offset wrapped, and all lie in `w[0]..=w[64]`.
+/// With `AVX2` (the caller checked the CPU) the steps are tested by
+/// [`Offset::short_steps_avx2`]; either way only where they can pass (a
+/// word of more than 512 bytes has a longer row).
 #[inline(always)]
-fn short8<O: Offset>(offsets: &[O], base: usize, k: usize, values_len: usize) -> Option<&[O; 65]> {
-    if k != 64 {
-        return None;
+fn short8<O: Offset, const AVX2: bool>(w: &[O; 65], values_len: usize) -> bool {
+    if !in_buffer8(w, values_len) || w[64].as_usize().wrapping_sub(w[0].as_usize()) > 64 * 8 {
+        return false;
     }
-    let w: &[O; 65] = offsets.get(base..base + 65)?.try_into().ok()?;
-    (in_buffer8(w, values_len) && O::short_steps(w)).then_some(w)
+    #[cfg(target_arch = "x86_64")]
+    if AVX2 {
+        // SAFETY: `AVX2` only under `offsets_words_avx2` or
+        // `offsets_words_avx512`, whose callers checked the CPU.
+        return unsafe { O::short_steps_avx2(w) };
+    }
+    O::short_steps(w)
 }
 
 /// The ends of a [`short8`] word: `w[0] >= 0` and `0 <= w[64] <=
@@ -1270,83 +1270,69 @@ fn avx2_bits() -> bool {
         && std::is_x86_feature_detected!("bmi1")
 }
 
-/// `$each::<_, false>(args, false)` for [`Check::Trusted`], else
-/// `$each::<_, true>(args, utf8)`: the kernel compiled for one `CHECKED`.
-macro_rules! by_check {
-    ($check:expr, $each:ident, $($arg:expr),*) => {
-        match $check {
-            Check::Trusted => $each::<_, false>($($arg,)* false),
-            c => $each::<_, true>($($arg,)* c == Check::Utf8),
+/// Defines `$name`: [`offsets_words`] compiled with `$features`, with the
+/// AVX-512 word of short rows ([`x512`]) when `$x512`. The kernel is
+/// compiled once per `CHECKED` (a nested `each`), so that the trusted
+/// kernel's function holds what it held before the checked one existed,
+/// with its own inlining.
+macro_rules! offsets_words_for {
+    ($(#[$doc:meta])* $name:ident, $features:literal, $x512:literal) => {
+        $(#[$doc])*
+        #[cfg(target_arch = "x86_64")]
+        unsafe fn $name<O: Offset>(
+            offsets: &[O],
+            values: &[u8],
+            test: StringMatch,
+            lit: &[u8],
+            check: Check,
+        ) -> (BooleanBuffer, bool) {
+            /// # Safety
+            ///
+            /// As for the function it is nested in.
+            #[target_feature(enable = $features)]
+            unsafe fn each<O: Offset, const CHECKED: bool>(
+                offsets: &[O],
+                values: &[u8],
+                test: StringMatch,
+                lit: &[u8],
+                utf8: bool,
+            ) -> (BooleanBuffer, bool) {
+                offsets_words_with::<O, true, $x512, CHECKED>(offsets, values, test, lit, utf8)
+            }
+            // SAFETY: as the caller promised.
+            unsafe {
+                match check {
+                    Check::Trusted => each::<O, false>(offsets, values, test, lit, false),
+                    c => each::<O, true>(offsets, values, test, lit, c == Check::Utf8),
+                }
+            }
         }
     };
 }
 
-/// [`offsets_words`] compiled for AVX-512 F and BW, with the AVX-512 word
-/// of short rows ([`x512`]).
-///
-/// # Safety
-///
-/// The CPU must have AVX-512 F and BW.
-#[cfg(target_arch = "x86_64")]
-unsafe fn offsets_words_avx512<O: Offset>(
-    offsets: &[O],
-    values: &[u8],
-    test: StringMatch,
-    lit: &[u8],
-    check: Check,
-) -> (BooleanBuffer, bool) {
-    /// One function per `CHECKED`: the trusted kernel compiled on its own,
-    /// as it was before the checked one existed, with its own inlining.
+offsets_words_for!(
+    /// [`offsets_words`] compiled for AVX-512 F and BW, with the AVX-512
+    /// word of short rows ([`x512`]).
     ///
     /// # Safety
     ///
-    /// As [`offsets_words_avx512`].
-    #[target_feature(enable = "avx2,avx512f,avx512bw")]
-    unsafe fn each<O: Offset, const CHECKED: bool>(
-        offsets: &[O],
-        values: &[u8],
-        test: StringMatch,
-        lit: &[u8],
-        utf8: bool,
-    ) -> (BooleanBuffer, bool) {
-        offsets_words_with::<O, true, true, CHECKED>(offsets, values, test, lit, utf8)
-    }
-    // SAFETY: as the caller promised.
-    unsafe { by_check!(check, each, offsets, values, test, lit) }
-}
+    /// The CPU must have AVX-512 F and BW.
+    offsets_words_avx512,
+    "avx2,avx512f,avx512bw",
+    true
+);
 
-/// [`offsets_words`] compiled for AVX2, with POPCNT and BMI1 for the
-/// candidates' counts and scans.
-///
-/// # Safety
-///
-/// The CPU must have AVX2, POPCNT and BMI1 ([`avx2_bits`]).
-#[cfg(target_arch = "x86_64")]
-unsafe fn offsets_words_avx2<O: Offset>(
-    offsets: &[O],
-    values: &[u8],
-    test: StringMatch,
-    lit: &[u8],
-    check: Check,
-) -> (BooleanBuffer, bool) {
-    /// One function per `CHECKED`, as for [`offsets_words_avx512`].
+offsets_words_for!(
+    /// [`offsets_words`] compiled for AVX2, with POPCNT and BMI1 for the
+    /// candidates' counts and scans.
     ///
     /// # Safety
     ///
-    /// As [`offsets_words_avx2`].
-    #[target_feature(enable = "avx2,popcnt,bmi1")]
-    unsafe fn each<O: Offset, const CHECKED: bool>(
-        offsets: &[O],
-        values: &[u8],
-        test: StringMatch,
-        lit: &[u8],
-        utf8: bool,
-    ) -> (BooleanBuffer, bool) {
-        offsets_words_with::<O, true, false, CHECKED>(offsets, values, test, lit, utf8)
-    }
-    // SAFETY: as the caller promised.
-    unsafe { by_check!(check, each, offsets, values, test, lit) }
-}
+    /// The CPU must have AVX2, POPCNT and BMI1 ([`avx2_bits`]).
+    offsets_words_avx2,
+    "avx2,popcnt,bmi1",
+    false
+);
 
 /// The kernel (`lit` fits `O`, and is not empty but for `=`). `=`,
 /// StartsWith and EndsWith go a word of 64 rows at a time: the length test
