@@ -82,14 +82,7 @@ fn check_offsets<O: StringOffset>(offsets: &[O], values: &[u8], lit: &[u8]) {
                 assert_eq!(bits.len(), offsets.len().saturating_sub(1));
                 for (j, w) in offsets.windows(2).enumerate() {
                     let row = &values[at(w[0]).unwrap()..at(w[1]).unwrap()];
-                    let want = match test {
-                        StringMatch::Equal => row == lit,
-                        StringMatch::StartsWith => row.starts_with(lit),
-                        StringMatch::EndsWith => row.ends_with(lit),
-                        StringMatch::Contains => {
-                            lit.is_empty() || row.windows(lit.len()).any(|x| x == lit)
-                        }
-                    };
+                    let want = test.matches(row, lit);
                     assert_eq!(bits.value(j), want, "{test:?} {lit:?} row {j}");
                 }
             }

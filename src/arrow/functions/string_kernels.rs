@@ -135,6 +135,32 @@ impl StringMatch {
         StringMatch::EndsWith,
         StringMatch::Contains,
     ];
+
+    /// `test(value, literal)` of one value, byte-wise: the row-by-row
+    /// answer every kernel of this module gives for each row (its tests
+    /// and fuzz target check them against it). An empty literal is a
+    /// prefix, suffix and part of every value, and equal only to an empty
+    /// value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bitbytes::arrow::StringMatch;
+    ///
+    /// assert!(StringMatch::StartsWith.matches(b"https://a.example", b"https"));
+    /// assert!(StringMatch::Contains.matches(b"abc", b""));
+    /// assert!(!StringMatch::Equal.matches(b"abc", b"ab"));
+    /// ```
+    pub fn matches(self, value: &[u8], literal: &[u8]) -> bool {
+        match self {
+            StringMatch::Equal => value == literal,
+            StringMatch::StartsWith => value.starts_with(literal),
+            StringMatch::EndsWith => value.ends_with(literal),
+            StringMatch::Contains => {
+                literal.is_empty() || value.windows(literal.len()).any(|w| w == literal)
+            }
+        }
+    }
 }
 
 /// `test(column[i], literal)` for every row of a string column, one bit per
@@ -4299,14 +4325,7 @@ mod tests {
                     continue;
                 }
                 let row = |i: usize| &values[offsets[i] as usize..offsets[i + 1] as usize];
-                let want: Vec<bool> = (0..300)
-                    .map(|i| match test {
-                        StringMatch::Equal => row(i) == lit,
-                        StringMatch::StartsWith => row(i).starts_with(lit),
-                        StringMatch::EndsWith => row(i).ends_with(lit),
-                        StringMatch::Contains => row(i).windows(lit.len()).any(|w| w == lit),
-                    })
-                    .collect();
+                let want: Vec<bool> = (0..300).map(|i| test.matches(row(i), lit)).collect();
                 for from in [0, 5] {
                     let portable =
                         offsets_words::<i64, false>(&offsets[from..], &values, test, lit);
@@ -4709,16 +4728,8 @@ mod tests {
                         let small: Vec<i32> = offsets.iter().map(|&o| o as i32).collect();
                         let row = |i: usize| &v[offsets[i] as usize..offsets[i + 1] as usize];
                         for test in StringMatch::ALL {
-                            let want: Vec<bool> = (0..400)
-                                .map(|i| match test {
-                                    StringMatch::Equal => row(i) == lit,
-                                    StringMatch::StartsWith => row(i).starts_with(lit),
-                                    StringMatch::EndsWith => row(i).ends_with(lit),
-                                    StringMatch::Contains => {
-                                        row(i).windows(lit.len()).any(|w| w == lit)
-                                    }
-                                })
-                                .collect();
+                            let want: Vec<bool> =
+                                (0..400).map(|i| test.matches(row(i), lit)).collect();
                             for (from, to) in [(0, 400), (3, 400), (64, 397)] {
                                 // SAFETY: the CPU has AVX-512 F and BW.
                                 let (a, b) = unsafe {
@@ -5412,15 +5423,7 @@ mod tests {
                         let got = got.expect(&ctx);
                         for j in 0..want.len() {
                             let r = &v[o[j] as usize..o[j + 1] as usize];
-                            let hit = match test {
-                                StringMatch::Equal => r == l,
-                                StringMatch::StartsWith => r.starts_with(l),
-                                StringMatch::EndsWith => r.ends_with(l),
-                                StringMatch::Contains => {
-                                    l.is_empty() || r.windows(l.len()).any(|w| w == l)
-                                }
-                            };
-                            assert_eq!(got.value(j), hit, "{ctx} row {j}");
+                            assert_eq!(got.value(j), test.matches(r, l), "{ctx} row {j}");
                         }
                         match want.iter().position(Option::is_none) {
                             None => assert_eq!(utf8.expect(&ctx), got, "{ctx}"),
