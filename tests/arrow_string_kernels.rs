@@ -69,6 +69,10 @@ fn literals() -> Vec<String> {
     let long = "ab中".repeat(6);
     out.push(long.clone());
     out.push(long[..long.len() - 3].to_string());
+    // 64 and 65 bytes: the longest literal a masked load of 64 bytes
+    // compares, and one past it.
+    out.push("ab".repeat(32));
+    out.push("ab中".repeat(13));
     out
 }
 
