@@ -2322,9 +2322,9 @@ mod x512 {
     }
 
     /// The set bits `j` of `m` whose row's first `lit.len()` bytes,
-    /// `row(j)` (`None` or shorter: false), are `lit`: one masked load of those bytes
-    /// each, compared whole, no branch on the answer (so that the loads of
-    /// a word's candidates overlap).
+    /// `row(j)` (`None` or shorter: false), are `lit`: one masked load of
+    /// those bytes each, compared whole, no branch on the answer (so that
+    /// the loads of a word's candidates overlap).
     ///
     /// # Safety
     ///
