@@ -4174,9 +4174,10 @@ fn prefetch_view_candidates(views: &[u128], data: &[&[u8]], at: usize, key: u64,
 /// hardware prefetcher does not look). A hint only: a prefetch never
 /// faults, and a view whose buffer is not there is skipped.
 #[inline(always)]
-fn prefetch_view_rows(word: &[u128], mut m: u64, data: &[&[u8]], l: usize) {
+fn prefetch_view_rows(word: &[u128], m: u64, data: &[&[u8]], l: usize) {
     #[cfg(target_arch = "x86_64")]
     if m.count_ones() <= 16 {
+        let mut m = m;
         while m != 0 {
             let v = word[m.trailing_zeros() as usize];
             m &= m - 1;
