@@ -476,3 +476,264 @@ fn missing_fields_and_type_errors() {
         [MayMatch, NoMatch]
     );
 }
+
+/// Metadata of a corrupt or hand-built file gives an error naming what is
+/// wrong, or unknown statistics, never a panic nor a plan that loses rows.
+mod corrupt_metadata {
+    use super::*;
+    use arrow_array::Decimal128Array;
+    use parquet::basic::{ColumnOrder, Type as PhysicalType};
+    use parquet::data_type::FixedLenByteArray;
+    use parquet::file::metadata::page_index::PageIndexBuilder;
+    use parquet::file::metadata::{
+        ColumnIndexBuilder, FileMetaData, OffsetIndexBuilder, ParquetMetaData,
+        ParquetMetaDataBuilder, RowGroupMetaData,
+    };
+    use parquet::file::statistics::Statistics;
+
+    /// A file of `columns` (each of 4 rows), two row groups of two rows,
+    /// pages of one row, with the page index; its metadata and schema.
+    fn small(columns: Vec<(&str, Arc<dyn Array>)>) -> (TempFile, ParquetMetaData, Arc<Schema>) {
+        let batch = RecordBatch::try_from_iter(columns).unwrap();
+        let layout = Layout {
+            row_group_rows: 2,
+            page_rows: [1; 4],
+            truncate: None,
+        };
+        let file = write(&batch, &layout);
+        let b = builder(&file);
+        let (metadata, schema) = (b.metadata().as_ref().clone(), b.schema().clone());
+        (file, metadata, schema)
+    }
+
+    fn x() -> (TempFile, ParquetMetaData, Arc<Schema>) {
+        small(vec![("x", Arc::new(Int64Array::from(vec![0, 1, 2, 3])))])
+    }
+
+    fn less_than(field: &str, k: i64) -> Predicate {
+        Predicate::Leaf(Leaf::new(
+            Function::Compare(CompareOp::LessThan),
+            field,
+            Arc::new(Int64Array::from(vec![k])),
+        ))
+    }
+
+    /// `metadata` with its row groups passed through `f`.
+    fn with_groups(
+        metadata: &ParquetMetaData,
+        f: impl FnOnce(Vec<RowGroupMetaData>) -> Vec<RowGroupMetaData>,
+    ) -> ParquetMetaData {
+        let mut b = metadata.clone().into_builder();
+        let groups = f(b.take_row_groups());
+        b.set_row_groups(groups).build()
+    }
+
+    fn rows(group: &RowGroupMetaData, n: i64) -> RowGroupMetaData {
+        group
+            .clone()
+            .into_builder()
+            .set_num_rows(n)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn negative_or_overflowing_row_counts() {
+        let (_file, metadata, schema) = x();
+        let bad = with_groups(&metadata, |g| vec![rows(&g[0], -1), g[1].clone()]);
+        let stats = ParquetStats::new(&bad, &schema);
+        let err = stats.row_groups(&["x"]).unwrap_err().to_string();
+        assert!(err.contains("row group 0 has -1 rows"), "{err}");
+        assert!(stats.prune(&less_than("x", 1)).is_err());
+        let err = stats.pages("x", 0).unwrap_err().to_string();
+        assert!(err.contains("row group 0 has -1 rows"), "{err}");
+        // Three row groups of i64::MAX rows: more than a 64-bit usize.
+        let huge = with_groups(&metadata, |g| vec![rows(&g[0], i64::MAX); 3]);
+        let err = ParquetStats::new(&huge, &schema)
+            .prune(&less_than("x", 1))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("add up"), "{err}");
+        // The plan of the good file, counted against the bad metadata: no
+        // panic, and `io` refuses metadata that is not the plan's file's.
+        let plan = ParquetStats::new(&metadata, &schema)
+            .prune(&less_than("x", 3))
+            .unwrap();
+        assert_eq!(plan.row_counts(&bad).total, 2);
+        assert!(plan.io(&bad, &[0]).is_err());
+        let three = with_groups(&metadata, |g| {
+            vec![g[0].clone(), g[1].clone(), g[1].clone()]
+        });
+        let err = plan.io(&three, &[0]).unwrap_err().to_string();
+        assert!(
+            err.contains("2 row groups") && err.contains("3 row groups"),
+            "{err}"
+        );
+        assert!(plan.io(&metadata, &[0]).is_ok());
+        // Negative sizes: an error, not a wrapped count.
+        let negative = with_groups(&metadata, |g| {
+            g.into_iter()
+                .map(|g| {
+                    let c = g.column(0).clone().into_builder();
+                    let c = c.set_total_compressed_size(-1).build().unwrap();
+                    g.into_builder()
+                        .set_column_metadata(vec![c])
+                        .build()
+                        .unwrap()
+                })
+                .collect()
+        });
+        let err = plan.io(&negative, &[0]).unwrap_err().to_string();
+        assert!(err.contains("compressed size -1"), "{err}");
+    }
+
+    /// An offset index of no page for a row group of rows is an error: its
+    /// runs would cover none of the row group's rows, and shift the rows
+    /// of the row groups after it.
+    #[test]
+    fn an_offset_index_without_pages() {
+        let (_file, metadata, schema) = x();
+        let mut index = PageIndexBuilder::new(2, 1);
+        index.put_offset_index(OffsetIndexBuilder::new().build(), 0, 0);
+        index.put_column_index(
+            ColumnIndexBuilder::new(PhysicalType::INT64)
+                .build()
+                .unwrap(),
+            0,
+            0,
+        );
+        let bad = ParquetMetaDataBuilder::new_from_metadata(metadata)
+            .set_page_index(Some(Arc::new(index.build())))
+            .build();
+        let stats = ParquetStats::new(&bad, &schema);
+        let err = stats.pages("x", 0).unwrap_err().to_string();
+        assert!(err.contains("no page for a row group of 2 rows"), "{err}");
+        // x < 1: the first row group (0, 1) MayMatch, so its pages are read.
+        assert!(stats.prune(&less_than("x", 1)).is_err());
+        // The second row group has no page index: its row-group verdict.
+        assert!(stats.pages("x", 1).unwrap().is_none());
+    }
+
+    /// A schema whose fields are not in the file's order: arrow-rs would
+    /// map each field to the column at its position.
+    #[test]
+    fn a_schema_in_another_order() {
+        let (_file, metadata, schema) = small(vec![
+            ("a", Arc::new(Int64Array::from(vec![0, 1, 2, 3]))),
+            ("b", Arc::new(Int64Array::from(vec![10, 11, 12, 13]))),
+        ]);
+        let swapped = Schema::new(vec![
+            schema.field(1).as_ref().clone(),
+            schema.field(0).as_ref().clone(),
+        ]);
+        let stats = ParquetStats::new(&metadata, &swapped);
+        let err = stats.prune(&less_than("b", 11)).unwrap_err().to_string();
+        assert!(err.contains("`b`") && err.contains("`a`"), "{err}");
+        assert!(stats.pages("a", 0).is_err());
+        let plan = ParquetStats::new(&metadata, &schema)
+            .prune(&less_than("b", 11))
+            .unwrap();
+        assert_eq!(plan.row_group_verdicts(), [MayMatch, NoMatch]);
+    }
+
+    /// Decimal bounds in bytes that arrow-rs cannot read as the decimal type
+    /// (it asserts 1 to 16 bytes for a Decimal128): the field's statistics
+    /// are unknown.
+    #[test]
+    fn decimal_bounds_of_the_wrong_size() {
+        let d = Decimal128Array::from(vec![0i128, 1, 2, 3])
+            .with_precision_and_scale(38, 0)
+            .unwrap();
+        let (_file, metadata, schema) = small(vec![("d", Arc::new(d))]);
+        let lit = Decimal128Array::from(vec![1i128])
+            .with_precision_and_scale(38, 0)
+            .unwrap();
+        let pred = Predicate::Leaf(Leaf::new(
+            Function::Compare(CompareOp::LessThan),
+            "d",
+            Arc::new(lit),
+        ));
+        let good = ParquetStats::new(&metadata, &schema).prune(&pred).unwrap();
+        assert_eq!(good.row_group_verdicts(), [MayMatch, NoMatch]);
+        for len in [0usize, 17] {
+            let bytes = |b: u8| Some(FixedLenByteArray::from(vec![b; len]));
+            let stats = Statistics::fixed_len_byte_array(bytes(0), bytes(1), None, Some(0), false);
+            let bad = with_groups(&metadata, |g| {
+                g.into_iter()
+                    .map(|g| {
+                        let c = g.column(0).clone().into_builder();
+                        let c = c.set_statistics(stats.clone()).build().unwrap();
+                        g.into_builder()
+                            .set_column_metadata(vec![c])
+                            .build()
+                            .unwrap()
+                    })
+                    .collect()
+            });
+            let plan = ParquetStats::new(&bad, &schema).prune(&pred).unwrap();
+            assert_eq!(
+                plan.row_group_verdicts(),
+                [MayMatch, MayMatch],
+                "{len} bytes"
+            );
+            // The same bytes in the column index of the first row group.
+            let mut index = PageIndexBuilder::new(2, 1);
+            let mut column = ColumnIndexBuilder::new(PhysicalType::FIXED_LEN_BYTE_ARRAY);
+            for _ in 0..2 {
+                column.append(false, vec![0; len], vec![1; len], 0, None);
+            }
+            let mut offsets = OffsetIndexBuilder::new();
+            for row in 0..2 {
+                offsets.append_row_count(1);
+                offsets.append_offset_and_size(4 + row, 1);
+            }
+            index.put_column_index(column.build().unwrap(), 0, 0);
+            index.put_offset_index(offsets.build(), 0, 0);
+            let paged = ParquetMetaDataBuilder::new_from_metadata(metadata.clone())
+                .set_page_index(Some(Arc::new(index.build())))
+                .build();
+            let stats = ParquetStats::new(&paged, &schema);
+            assert!(stats.pages("d", 0).unwrap().is_none(), "{len} bytes");
+            let plan = stats.prune(&pred).unwrap();
+            assert_eq!(plan.row_group_verdicts(), [MayMatch, NoMatch]);
+            assert_eq!(plan.row_counts(&paged).selected, 2);
+        }
+    }
+
+    /// Column orders: one for a type it does not fit (IEEE 754 total order
+    /// on an Int64) makes the bounds unknown; too few orders (metadata
+    /// built by hand) read as undefined, not a panic.
+    #[test]
+    fn column_orders_that_do_not_fit() {
+        let (_file, metadata, schema) = x();
+        let with_orders = |orders: Vec<ColumnOrder>| {
+            let f = metadata.file_metadata();
+            let file = FileMetaData::new(
+                f.version(),
+                f.num_rows(),
+                f.created_by().map(Into::into),
+                f.key_value_metadata().cloned(),
+                f.schema_descr_ptr(),
+                Some(orders),
+            );
+            ParquetMetaDataBuilder::new(file)
+                .set_row_groups(metadata.row_groups().to_vec())
+                .build()
+        };
+        let verdicts = |m: &ParquetMetaData| {
+            let plan = ParquetStats::new(m, &schema).prune(&less_than("x", 2));
+            plan.unwrap().row_group_verdicts().to_vec()
+        };
+        assert_eq!(verdicts(&metadata), [AllMatch, NoMatch]);
+        assert_eq!(
+            verdicts(&with_orders(vec![ColumnOrder::IEEE_754_TOTAL_ORDER])),
+            [MayMatch, MayMatch]
+        );
+        assert_eq!(
+            verdicts(&with_orders(vec![ColumnOrder::INT96_TIMESTAMP_ORDER])),
+            [MayMatch, MayMatch]
+        );
+        // No order for the column: undefined, which Int64 statistics keep.
+        assert_eq!(verdicts(&with_orders(vec![])), [AllMatch, NoMatch]);
+    }
+}

@@ -39,14 +39,28 @@
 //!   exactness flags, and truncates byte arrays to 64 bytes by default),
 //!   those of fixed-width types (integers, floats, dates, ...) exact;
 //! - null counts: a missing count is unknown (not 0), except on a required
-//!   column, where it is 0.
+//!   column, where it is 0;
+//! - a column order is trusted only for the types it is defined for (IEEE
+//!   754 total order for floats, the INT96 order for INT96);
+//! - decimal bounds stored as bytes must have 1 to the decimal type's width
+//!   of bytes (arrow-rs's converter would panic on others): where one has
+//!   not, the field's statistics in that row group list or page index are
+//!   unknown.
+//!
+//! Metadata that contradicts itself is an error naming the row group (and
+//! column): a negative row count, row counts whose sum overflows a
+//! `usize`, an offset index whose pages do not cover their row group's
+//! rows, a negative size ([`PrunePlan::io`]). A schema whose fields are not
+//! the file's columns in order is an error too: arrow-rs maps each field to
+//! the column at its position.
 
 use super::Predicate;
 use super::{ColumnStats, StatsBatch, StatsVerdict};
 use ::parquet::arrow::arrow_reader::statistics::StatisticsConverter;
 use ::parquet::arrow::arrow_reader::{RowSelection, RowSelector};
-use ::parquet::basic::{ColumnOrder, SortOrder, Type as PhysicalType};
+use ::parquet::basic::{ColumnOrder, LogicalType, SortOrder, Type as PhysicalType};
 use ::parquet::file::metadata::{ParquetMetaData, RowGroupMetaData};
+use ::parquet::file::page_index::column_index::ColumnIndexMetaData;
 use ::parquet::file::page_index::offset_index::PageLocation;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float16Type, Float32Type, Float64Type};
@@ -163,15 +177,27 @@ impl<'a> ParquetStats<'a> {
     /// # Errors
     ///
     /// [`ArrowError::ParquetError`] when the metadata's statistics cannot be
-    /// read as the field's Arrow type.
+    /// read as the field's Arrow type, or a row group's row count is
+    /// negative (or the file's does not fit a `usize`);
+    /// [`ArrowError::InvalidArgumentError`] when a field of `schema` is not
+    /// the file's column at that position (a schema other than the file's).
     pub fn row_groups(&self, fields: &[&str]) -> Result<StatsBatch, ArrowError> {
         let groups = self.metadata.row_groups();
-        let rows = UInt64Array::from_iter_values(groups.iter().map(|g| g.num_rows() as u64));
+        let rows = file_rows(self.metadata)?;
+        let rows = UInt64Array::from_iter_values(rows.iter().map(|&r| r as u64));
         let mut batch = StatsBatch::new(rows);
         for &name in fields {
             let Some(column) = self.column(name)? else {
                 continue;
             };
+            if !column.decimal_bytes_fit(groups.iter().filter_map(|g| {
+                let stats = g.column(column.index).statistics()?;
+                Some([stats.min_bytes_opt(), stats.max_bytes_opt()])
+            })) {
+                // Bounds arrow-rs cannot read as the field's decimal type
+                // (it would panic): the field's stats unknown.
+                continue;
+            }
             let c = &column.converter;
             let mut min = c.row_group_mins(groups)?;
             let mut max = c.row_group_maxes(groups)?;
@@ -209,9 +235,11 @@ impl<'a> ParquetStats<'a> {
     ///
     /// # Errors
     ///
-    /// [`ArrowError::InvalidArgumentError`] when `row_group` is out of range;
+    /// [`ArrowError::InvalidArgumentError`] when `row_group` is out of range,
+    /// or as [`row_groups`](ParquetStats::row_groups);
     /// [`ArrowError::ParquetError`] when the page index cannot be read as
-    /// the field's Arrow type.
+    /// the field's Arrow type, its pages do not cover the row group's rows,
+    /// or the row group's row count is negative.
     pub fn pages(&self, field: &str, row_group: usize) -> Result<Option<PageStats>, ArrowError> {
         let groups = self.metadata.row_groups();
         if row_group >= groups.len() {
@@ -226,7 +254,7 @@ impl<'a> ParquetStats<'a> {
         let Some(index) = self.metadata.page_index() else {
             return Ok(None);
         };
-        let (Some(offsets), Some(_)) = (
+        let (Some(offsets), Some(bounds)) = (
             index.offset_index(row_group, column.index),
             index.column_index(row_group, column.index),
         ) else {
@@ -234,8 +262,23 @@ impl<'a> ParquetStats<'a> {
         };
         let rows = page_rows(
             offsets.page_locations(),
-            groups[row_group].num_rows() as usize,
+            group_rows(row_group, &groups[row_group])?,
         )?;
+        let byte_bounds = match bounds {
+            ColumnIndexMetaData::BYTE_ARRAY(b) => Some(b),
+            ColumnIndexMetaData::FIXED_LEN_BYTE_ARRAY(b) => Some(b),
+            _ => None,
+        };
+        if let Some(b) = byte_bounds {
+            if !column.decimal_bytes_fit(
+                b.min_values_iter()
+                    .zip(b.max_values_iter())
+                    .map(|(a, b)| [a, b]),
+            ) {
+                // As in `row_groups`: bounds arrow-rs cannot read.
+                return Ok(None);
+            }
+        }
         let c = &column.converter;
         let at = [row_group];
         let (min, max) = (
@@ -285,8 +328,9 @@ impl<'a> ParquetStats<'a> {
             .collect::<Result<Vec<_>, _>>()?;
         let mut row_groups = Vec::new();
         let mut runs = Vec::new();
+        let group_rows = file_rows(self.metadata)?;
         for (g, &verdict) in row_group_verdicts.iter().enumerate() {
-            let rows = self.metadata.row_group(g).num_rows() as usize;
+            let rows = group_rows[g];
             if verdict == StatsVerdict::NoMatch {
                 continue;
             }
@@ -302,7 +346,17 @@ impl<'a> ParquetStats<'a> {
                 leaf_runs.push(self.leaf_runs(leaf, g, verdicts[g], rows, &mut pages)?);
             }
             let mut next = leaf_runs.into_iter();
-            for run in combine(predicate, &mut next) {
+            let combined = combine(predicate, &mut next);
+            // Every leaf's runs cover the row group (`page_rows` checks the
+            // pages do), so the combined runs do: checked all the same, as
+            // runs that fell short would shift every later row group's.
+            let covered: usize = combined.iter().map(|r| r.len).sum();
+            if covered != rows {
+                return Err(ArrowError::ParquetError(format!(
+                    "row group {g}: the page verdicts cover {covered} of its {rows} rows"
+                )));
+            }
+            for run in combined {
                 // The row group's own verdict is MayMatch here; the pages
                 // refine it.
                 push_run(&mut runs, run.len, run.verdict);
@@ -365,6 +419,15 @@ impl<'a> ParquetStats<'a> {
             return Ok(None);
         };
         let descr = parquet_schema.column(index);
+        // arrow-rs maps a field to a column by its position among the
+        // schema's fields, not by name.
+        if descr.path().parts() != [name] {
+            return Err(ArrowError::InvalidArgumentError(format!(
+                "field `{name}` is at the position of the file's column `{}`: pass the \
+                 schema the file is read with (the reader builder's `schema()`)",
+                descr.path().string()
+            )));
+        }
         let physical = descr.physical_type();
         let defined = ColumnOrder::column_order_for_type(
             descr.logical_type_ref(),
@@ -378,22 +441,48 @@ impl<'a> ParquetStats<'a> {
             PhysicalType::INT32 | PhysicalType::INT64 => defined == SortOrder::SIGNED,
             _ => false,
         };
-        let trusted = match self.metadata.file_metadata().column_order(index) {
+        // A file's column orders come one per column (arrow-rs checks this
+        // when it reads a footer; metadata built by hand may not have them).
+        let order = self
+            .metadata
+            .file_metadata()
+            .column_orders()
+            .and_then(|orders| orders.get(index).copied())
+            .unwrap_or(ColumnOrder::UNDEFINED);
+        let floats = matches!(physical, PhysicalType::FLOAT | PhysicalType::DOUBLE)
+            || matches!(descr.logical_type_ref(), Some(LogicalType::Float16));
+        let trusted = match order {
             ColumnOrder::TYPE_DEFINED_ORDER(order) => order != SortOrder::UNDEFINED,
-            ColumnOrder::IEEE_754_TOTAL_ORDER | ColumnOrder::INT96_TIMESTAMP_ORDER => true,
+            // Orders that mean something only for their types.
+            ColumnOrder::IEEE_754_TOTAL_ORDER => floats,
+            ColumnOrder::INT96_TIMESTAMP_ORDER => physical == PhysicalType::INT96,
             ColumnOrder::UNDEFINED => legacy_ok,
             ColumnOrder::UNKNOWN => false,
         };
+        let bytes = matches!(
+            physical,
+            PhysicalType::BYTE_ARRAY | PhysicalType::FIXED_LEN_BYTE_ARRAY
+        );
+        let value_type = match self.schema.field_with_name(name)?.data_type() {
+            DataType::Dictionary(_, value) => value.as_ref().clone(),
+            other => other.clone(),
+        };
+        let decimal_width = match value_type {
+            DataType::Decimal32(..) => Some(4),
+            DataType::Decimal64(..) => Some(8),
+            DataType::Decimal128(..) => Some(16),
+            DataType::Decimal256(..) => Some(32),
+            _ => None,
+        }
+        .filter(|_| bytes);
         Ok(Some(Column {
             converter,
             index,
             required: descr.max_def_level() == 0,
             trusted,
             legacy_ok,
-            bytes: matches!(
-                physical,
-                PhysicalType::BYTE_ARRAY | PhysicalType::FIXED_LEN_BYTE_ARRAY
-            ),
+            bytes,
+            decimal_width,
         }))
     }
 }
@@ -411,9 +500,30 @@ struct Column<'a> {
     legacy_ok: bool,
     /// A byte array (variable or fixed length): bounds may be truncated.
     bytes: bool,
+    /// A decimal field stored as bytes: the most bytes a bound may have
+    /// (4, 8, 16 or 32, the decimal type's width).
+    decimal_width: Option<usize>,
 }
 
 impl Column<'_> {
+    /// Whether arrow-rs can read these min / max bytes as the field's
+    /// type: a decimal's must have 1 to its width's bytes (arrow-rs's
+    /// `StatisticsConverter` asserts so, a panic on a corrupt file);
+    /// anything else is read (or dropped) by arrow-rs itself.
+    fn decimal_bytes_fit<'b>(
+        &self,
+        mut bounds: impl Iterator<Item = [Option<&'b [u8]>; 2]>,
+    ) -> bool {
+        let Some(width) = self.decimal_width else {
+            return true;
+        };
+        bounds.all(|pair| {
+            pair.iter()
+                .flatten()
+                .all(|b| (1..=width).contains(&b.len()))
+        })
+    }
+
     /// The stats of one field, from the converter's arrays, sanitised.
     fn finish(
         &self,
@@ -496,9 +606,46 @@ fn float_bound(bound: ArrayRef, upper: bool) -> ArrayRef {
     }
 }
 
+/// The row count of row group `g`, `group`.
+fn group_rows(g: usize, group: &RowGroupMetaData) -> Result<usize, ArrowError> {
+    // At most `i64::MAX`, so that `page_rows` compares it as an `i64`.
+    usize::try_from(group.num_rows()).map_err(|_| {
+        ArrowError::ParquetError(format!(
+            "row group {g} has {} rows by its metadata",
+            group.num_rows()
+        ))
+    })
+}
+
+/// The row count of every row group of the file of `metadata`; their sum
+/// fits a `usize` (so no count of rows of the file overflows).
+fn file_rows(metadata: &ParquetMetaData) -> Result<Vec<usize>, ArrowError> {
+    let rows = metadata
+        .row_groups()
+        .iter()
+        .enumerate()
+        .map(|(g, group)| group_rows(g, group))
+        .collect::<Result<Vec<_>, _>>()?;
+    if rows
+        .iter()
+        .try_fold(0usize, |a, &r| a.checked_add(r))
+        .is_none()
+    {
+        return Err(ArrowError::ParquetError(
+            "the row groups' row counts add up to more than a usize".into(),
+        ));
+    }
+    Ok(rows)
+}
+
 /// Each page's rows within its row group of `rows` rows, from the offset
 /// index.
 fn page_rows(pages: &[PageLocation], rows: usize) -> Result<Vec<Range<usize>>, ArrowError> {
+    if pages.is_empty() && rows > 0 {
+        return Err(ArrowError::ParquetError(format!(
+            "offset index: no page for a row group of {rows} rows"
+        )));
+    }
     let mut out = Vec::with_capacity(pages.len());
     for (i, page) in pages.iter().enumerate() {
         let start = page.first_row_index;
@@ -636,9 +783,13 @@ impl PrunePlan {
                 all_match += run.len;
             }
         }
-        let rows = |g: &RowGroupMetaData| g.num_rows() as usize;
+        // A negative count (`prune` refuses those) counts as 0.
+        let rows = |g: &RowGroupMetaData| usize::try_from(g.num_rows()).unwrap_or(0);
         PruneCounts {
-            total: metadata.row_groups().iter().map(rows).sum(),
+            total: metadata
+                .row_groups()
+                .iter()
+                .fold(0usize, |n, g| n.saturating_add(rows(g))),
             in_row_groups: self.runs.iter().map(|r| r.len).sum(),
             selected,
             all_match,
@@ -655,8 +806,10 @@ impl PrunePlan {
     /// # Errors
     ///
     /// [`ArrowError::InvalidArgumentError`] when a column index is out of
-    /// range; [`ArrowError::ParquetError`] on an offset index whose pages do
-    /// not cover their row group.
+    /// range, or `metadata` is not of the file the plan was made for (another
+    /// number of row groups or rows); [`ArrowError::ParquetError`] on an
+    /// offset index whose pages do not cover their row group, or a negative
+    /// size or offset.
     pub fn io(&self, metadata: &ParquetMetaData, columns: &[usize]) -> Result<PruneIo, ArrowError> {
         let n = metadata.file_metadata().schema_descr().num_columns();
         if let Some(c) = columns.iter().find(|&&c| c >= n) {
@@ -664,6 +817,25 @@ impl PrunePlan {
                 "column {c} of a file of {n} leaf columns"
             )));
         }
+        let group_rows = file_rows(metadata)?;
+        let planned: usize = self.runs.iter().map(|r| r.len).sum();
+        let kept = self
+            .row_groups
+            .iter()
+            .try_fold(0usize, |n, &g| group_rows.get(g).map(|&r| n + r));
+        if group_rows.len() != self.row_group_verdicts.len() || kept != Some(planned) {
+            return Err(ArrowError::InvalidArgumentError(format!(
+                "io: the plan was made for a file of {} row groups ({planned} rows kept), this \
+                 metadata has {} row groups",
+                self.row_group_verdicts.len(),
+                group_rows.len()
+            )));
+        }
+        let size = |what: &str, g: usize, c: usize, v: i64| {
+            u64::try_from(v).map_err(|_| {
+                ArrowError::ParquetError(format!("row group {g}, column {c}: {what} {v}"))
+            })
+        };
         let mut io = PruneIo::default();
         let offsets = |g: usize, c: usize| {
             metadata
@@ -673,7 +845,8 @@ impl PrunePlan {
         };
         for (g, group) in metadata.row_groups().iter().enumerate() {
             for &c in columns {
-                io.total_bytes += group.column(c).compressed_size() as u64;
+                let bytes = size("compressed size", g, c, group.column(c).compressed_size())?;
+                io.total_bytes = io.total_bytes.saturating_add(bytes);
                 io.total_pages += offsets(g, c).map_or(0, |p| p.len());
             }
         }
@@ -682,7 +855,7 @@ impl PrunePlan {
         let mut run_left = run.map_or(0, |r| r.len);
         for &g in &self.row_groups {
             let group = metadata.row_group(g);
-            let rows = group.num_rows() as usize;
+            let rows = group_rows[g];
             // The selected rows of this row group, as ranges within it.
             let mut selected = Vec::new();
             let mut at = 0usize;
@@ -701,17 +874,26 @@ impl PrunePlan {
             for &c in columns {
                 let chunk = group.column(c);
                 let Some(pages) = offsets(g, c) else {
-                    io.read_bytes += chunk.compressed_size() as u64;
+                    let bytes = size("compressed size", g, c, chunk.compressed_size())?;
+                    io.read_bytes = io.read_bytes.saturating_add(bytes);
                     continue;
                 };
                 let first_data = pages.first().map_or(chunk.data_page_offset(), |p| p.offset);
                 let start = chunk
                     .dictionary_page_offset()
                     .unwrap_or(chunk.data_page_offset());
-                io.read_bytes += (first_data - start).max(0) as u64;
+                // The dictionary page: the bytes before the first data page.
+                let head = u64::try_from(first_data.saturating_sub(start)).unwrap_or(0);
+                io.read_bytes = io.read_bytes.saturating_add(head);
+                // Both ascending: one pass over the pages and the selection.
+                let mut s = 0;
                 for (page, r) in pages.iter().zip(page_rows(pages, rows)?) {
-                    if selected.iter().any(|s| s.start < r.end && r.start < s.end) {
-                        io.read_bytes += page.compressed_page_size as u64;
+                    while selected.get(s).is_some_and(|sel| sel.end <= r.start) {
+                        s += 1;
+                    }
+                    if selected.get(s).is_some_and(|sel| sel.start < r.end) {
+                        let bytes = size("page size", g, c, page.compressed_page_size.into())?;
+                        io.read_bytes = io.read_bytes.saturating_add(bytes);
                         io.read_pages += 1;
                     }
                 }
