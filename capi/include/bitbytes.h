@@ -337,8 +337,9 @@ int bitbytes_unpack_arrow(const struct ArrowArray *array,
  *  - A bitbytes_predicate is owned by the caller from a successful
  *    bitbytes_predicate_parse until bitbytes_predicate_free. It is
  *    immutable: one handle may be used by many threads at once.
- *  - The string of bitbytes_predicate_to_json is the caller's, freed with
- *    bitbytes_string_free (not free()).
+ *  - The string of bitbytes_predicate_to_json is the caller's to read, and
+ *    to free with bitbytes_string_free (not free()). Do not write to it:
+ *    the free finds the string's size from its NUL.
  *
  * What the caller promises (the C Data Interface carries no buffer sizes,
  * so the library cannot check this; breaking it is undefined behaviour, as
@@ -351,7 +352,9 @@ int bitbytes_unpack_arrow(const struct ArrowArray *array,
  * offset + length + 1 offsets, and as many data bytes as the last of them
  * says; for views, the sizes in the variadic-sizes buffer); buffers are
  * aligned for their element type (offsets to 4 or 8 bytes); nothing writes
- * them during the call.
+ * them during the call. Output pointers (uint32_t *, size_t *,
+ * bitbytes_predicate **) are aligned for their type, as C requires of any
+ * such pointer.
  * Everything else is checked, and a violation is an error code, never a
  * crash: NULL pointers, released structs, n_buffers / n_children /
  * dictionary not matching the type, negative offset / length / sizes,

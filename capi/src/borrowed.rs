@@ -346,8 +346,13 @@ pub(crate) unsafe fn test<'a>(
                     Some((o, d)) => Values::LargeUtf8(o, d),
                     None => return Ok(None),
                 },
-                // A primitive type's buffer 1 is its values (checked).
-                _ => Values::Fixed(buffer(child, 1)),
+                // A primitive type's buffer 1 is its values (checked); a
+                // NULL one goes to the general path, which names it (no
+                // leaf here may read it, IS NULL would not).
+                _ => match buffer(child, 1) {
+                    v if v.is_null() => return Ok(None),
+                    v => Values::Fixed(v),
+                },
             }
         };
         columns.push(Column {

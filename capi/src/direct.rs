@@ -593,9 +593,24 @@ mod tests {
         let (direct, reference) = both(&wrong, a.data_type());
         assert!(direct.is_none());
         assert!(reference.unwrap_err().contains("null_count"));
-        // A null count of 0 (or none known, -1) with a bitmap, and a null
-        // count without one: both take them as arrow-rs' builder does.
+        // A null count of 0 (or none known, -1) with a bitmap, and none
+        // known without one: both take them as arrow-rs' builder does.
         for (null_count, bitmap) in [(0, true), (-1, true), (-1, false), (2, false)] {
+            if (null_count, bitmap) == (2, false) {
+                // Null rows and no bitmap: the C Data Interface allows a
+                // NULL bitmap only with no null, so it is an error (arrow-rs'
+                // importer would read "no null").
+                let mut odd = ArrowArray { ..*c(&ffi) };
+                odd.null_count = 2;
+                let mut bufs: [*const c_void; 2] =
+                    // SAFETY: two buffers.
+                    [core::ptr::null(), unsafe { *c(&ffi).buffers.add(1) }];
+                odd.buffers = bufs.as_mut_ptr();
+                // SAFETY: a copy of an export with its bitmap left out.
+                let e = unsafe { check_array(&odd, a.data_type(), &"t", 0) }.unwrap_err();
+                assert_eq!(e.status, crate::status::Status::ArrowData, "{}", e.detail);
+                continue;
+            }
             let mut odd = ArrowArray { ..*c(&ffi) };
             odd.null_count = null_count;
             let mut bufs: Vec<*const c_void> = (0..2)

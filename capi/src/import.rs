@@ -18,6 +18,7 @@ use crate::status::Status;
 use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::{make_array, new_empty_array, ArrayRef};
 use arrow_schema::DataType;
+use core::cell::Cell;
 use core::ffi::c_char;
 use core::fmt::{self, Display};
 use std::format;
@@ -70,6 +71,12 @@ impl Display for Path<'_> {
 /// Nesting deeper than this is refused (a cyclic struct would otherwise
 /// recurse forever).
 const MAX_DEPTH: usize = 64;
+
+/// The most schema nodes one check visits: children pointers may alias
+/// (the same struct reached twice), so depth alone does not bound the walk
+/// (two children a level, 60 levels, would be 2^60 visits, and a type as
+/// large). Far above any real schema (a million columns).
+const MAX_NODES: usize = 1 << 20;
 
 /// A C string of the producer as UTF-8.
 ///
@@ -163,7 +170,7 @@ pub(crate) unsafe fn schema_type(
     path: &dyn Display,
 ) -> Result<DataType, Failure> {
     // SAFETY: forwarded.
-    unsafe { check_schema(schema, path, 0) }?;
+    unsafe { check_schema(schema, path, 0, &Cell::new(0)) }?;
     // SAFETY: `ArrowSchema` and `FFI_ArrowSchema` are both `#[repr(C)]`
     // declarations of the spec's `struct ArrowSchema` (the layout test of
     // arrow.rs checks ours); the reference is only read, and `check_schema`
@@ -244,7 +251,7 @@ pub(crate) unsafe fn check_child_schema(
     path: &dyn Display,
 ) -> Result<(), Failure> {
     // SAFETY: forwarded.
-    unsafe { check_schema(child, path, 1) }
+    unsafe { check_schema(child, path, 1, &Cell::new(0)) }
 }
 
 /// The type of a schema that passed [`check_schema`] (through
@@ -317,10 +324,17 @@ unsafe fn check_schema(
     schema: &ArrowSchema,
     path: &dyn Display,
     depth: usize,
+    nodes: &Cell<usize>,
 ) -> Result<(), Failure> {
     let bad = |detail: String| Err(fail(Status::ArrowStructure, format!("{path}: {detail}")));
     if depth > MAX_DEPTH {
         return bad(format!("nested deeper than {MAX_DEPTH} levels"));
+    }
+    nodes.set(nodes.get() + 1);
+    if nodes.get() > MAX_NODES {
+        return bad(format!(
+            "more than {MAX_NODES} nodes in the schema (children that alias each other?)"
+        ));
     }
     // SAFETY: forwarded.
     let format = unsafe { check_node(schema, path) }?;
@@ -350,12 +364,12 @@ unsafe fn check_schema(
             return bad(format!("child {i} is NULL"));
         };
         // SAFETY: forwarded.
-        unsafe { check_schema(child, &Path::Child(path, i), depth + 1) }?;
+        unsafe { check_schema(child, &Path::Child(path, i), depth + 1, nodes) }?;
     }
     // SAFETY: a non-NULL dictionary is a schema of the same export.
     if let Some(dictionary) = unsafe { schema.dictionary.as_ref() } {
         // SAFETY: forwarded.
-        unsafe { check_schema(dictionary, &Path::Dictionary(path), depth + 1) }?;
+        unsafe { check_schema(dictionary, &Path::Dictionary(path), depth + 1, nodes) }?;
     }
     Ok(())
 }
@@ -465,17 +479,45 @@ pub(crate) unsafe fn check_array(
     if array.null_count < -1 {
         return bad(format!("null_count is {}", array.null_count));
     }
-    if let DataType::FixedSizeBinary(w) = data_type {
-        let fits = usize::try_from(*w)
-            .ok()
-            .and_then(|w| (offset + length).checked_mul(w))
-            .is_some_and(|n| n <= isize::MAX as usize);
-        if !fits {
+    // Types arrow-rs' importer and kernels take on trust (a panic, or a
+    // slice longer than memory, on any other).
+    match data_type {
+        DataType::Dictionary(key, _) if !key.is_dictionary_key_type() => {
+            return bad(format!("a dictionary's keys must be integers, not {key}"));
+        }
+        DataType::RunEndEncoded(ends, _) if !ends.data_type().is_run_ends_type() => {
             return bad(format!(
-                "{} rows of FixedSizeBinary({w}) do not fit in memory",
-                offset + length
+                "run ends must be Int16, Int32 or Int64, not {}",
+                ends.data_type()
             ));
         }
+        DataType::Map(entries, _) if !matches!(entries.data_type(), DataType::Struct(f) if f.len() == 2) =>
+        {
+            return bad(format!(
+                "a map's entries must be a struct of two fields, not {}",
+                entries.data_type()
+            ));
+        }
+        _ => {}
+    }
+    // Rows times the bytes (or, for booleans, bits) of a row, as the
+    // importer computes them: within what memory can address.
+    let per_row = match data_type {
+        DataType::FixedSizeBinary(w) | DataType::FixedSizeList(_, w) => match usize::try_from(*w) {
+            Ok(w) => Some(w),
+            Err(_) => return bad(format!("{data_type} has a negative size")),
+        },
+        t => Some(t.primitive_width().unwrap_or(1)),
+    };
+    let fits = per_row
+        .and_then(|w| (offset + length).checked_mul(w))
+        .and_then(|n| n.checked_mul(8))
+        .is_some_and(|bits| bits / 8 <= isize::MAX as usize);
+    if !fits {
+        return bad(format!(
+            "{} rows of {data_type} do not fit in memory",
+            offset + length
+        ));
     }
     let (want, variadic) = buffer_count(data_type);
     let n_buffers = array.n_buffers;
@@ -502,6 +544,21 @@ pub(crate) unsafe fn check_array(
     }
     // SAFETY: `buffers` holds `n_buffers` pointers (the caller's contract).
     let buffer = |i: usize| unsafe { *array.buffers.add(i) };
+    // The validity buffer may be NULL only with no null (the C Data
+    // Interface); arrow-rs' importer would read "no null" from it.
+    let validity = !matches!(
+        data_type,
+        DataType::Null | DataType::Union(..) | DataType::RunEndEncoded(..)
+    );
+    if validity && array.null_count > 0 && buffer(0).is_null() {
+        return Err(fail(
+            Status::ArrowData,
+            format!(
+                "{path}: null_count is {} and the validity buffer is NULL",
+                array.null_count
+            ),
+        ));
+    }
     if let Some(width) = offset_width(data_type) {
         let offsets = buffer(1);
         if !offsets.is_null() && !(offsets as usize).is_multiple_of(width) {

@@ -448,20 +448,29 @@ unsafe fn test_into<'o>(
             required(schema, "schema")?,
         )
     };
+    // The output first: a too short one (or, for indices, too many rows)
+    // is refused before anything is evaluated or allocated for the rows.
+    if batch.release.is_none() {
+        return Err(fail(
+            Status::ArrowReleased,
+            "batch: the ArrowArray is released (release is NULL)",
+        ));
+    }
+    let (_, rows) = offset_length(batch, &"batch")?;
+    let out = out(rows)?;
     if let Some(plan) = &p.plan {
         // SAFETY: live structs (the caller's contract); `bits` holds no
         // pointer to them.
         if let Some(b) = unsafe { borrowed::test(p, plan, batch, schema) }? {
-            let out = out(b.rows)?;
             return bitbytes::unpack(b.bits.as_slice(), b.validity, 0, b.rows, false, out)
                 .map_err(|e| fail(Status::from(e.clone()), e.to_string()));
         }
     }
     // SAFETY: live structs (the caller's contract).
     let imported = unsafe { import_batch(p, batch, schema) }?;
-    let out = out(imported.num_rows())?;
+    // The batch's length is its rows (checked by the import).
     p.predicate
-        .test_into(&imported, out)
+        .test_into(&imported, &mut out[..imported.num_rows()])
         .map_err(|e| fail(Status::Predicate, e.to_string()))
 }
 
@@ -530,7 +539,21 @@ pub unsafe extern "C" fn bitbytes_predicate_test_indices(
         // SAFETY: forwarded.
         unsafe {
             test_into(p, batch, schema, move |rows| {
-                *scratch = vec![0u8; rows];
+                // Row indices are `uint32_t`: refused before the mask of a
+                // batch that could not be answered is allocated.
+                if rows > u32::MAX as usize + 1 {
+                    return Err(fail(
+                        Status::IndexOverflow,
+                        format!("the batch has {rows} rows, more than uint32_t indices address"),
+                    ));
+                }
+                scratch.try_reserve_exact(rows).map_err(|_| {
+                    fail(
+                        Status::Predicate,
+                        format!("no memory for the mask of {rows} rows"),
+                    )
+                })?;
+                scratch.resize(rows, 0);
                 Ok(&mut scratch[..])
             })
         }?;
@@ -1041,6 +1064,199 @@ pub(crate) mod tests {
         assert!(msg.contains("schema is NULL"), "{msg}");
         // SAFETY: freed once.
         unsafe { bitbytes_predicate_free(p) };
+    }
+
+    /// Input that arrow-rs' importer would have panicked on, read out of
+    /// bounds for, or read wrong, and a batch too long for its answer: error
+    /// codes naming the problem, before anything is allocated for the rows.
+    #[test]
+    fn input_arrow_rs_would_take_on_trust() {
+        let b = batch();
+        let (array, schema) = export(&b);
+        // SAFETY: the exported structs as the C layout.
+        let (base, base_schema) = unsafe { (&*c_array(&array), &*c_schema(&schema)) };
+        let shallow = |a: &ArrowArray| ArrowArray { ..*a };
+        let column = |i: usize| {
+            // SAFETY: the export has 4 children.
+            unsafe { &**base.children.add(i) }
+        };
+        let run = |p: *mut BitbytesPredicate, a: &ArrowArray, s: &ArrowSchema| {
+            let mut out = [7u8; 40];
+            // SAFETY: live structs (inconsistent on purpose), 40 bytes.
+            let rc = unsafe { bitbytes_predicate_test(p, a, s, out.as_mut_ptr(), 40) };
+            assert_eq!(out, [7; 40], "written on error {rc}");
+            (rc, last_error())
+        };
+        let with_column = |i: usize, col: &mut ArrowArray, kids: &mut Vec<*mut ArrowArray>| {
+            *kids = (0..4).map(|j| column(j) as *const _ as *mut _).collect();
+            kids[i] = col;
+            let mut top = shallow(base);
+            top.children = kids.as_mut_ptr();
+            top
+        };
+        let mut kids = Vec::new();
+
+        // A null count with no validity buffer: not "no null". IS NULL is
+        // answered in place, a comparison through the import: both refuse.
+        for function in ["IS_NULL", "GREATER_THAN"] {
+            let literals = if function == "IS_NULL" { "" } else { "5" };
+            let p = parse(&leaf(0, "x", "INT", function, literals), &schema).unwrap();
+            let mut x = shallow(column(0));
+            assert!(x.null_count > 0);
+            let mut bufs: [*const core::ffi::c_void; 2] =
+                // SAFETY: the Int32 column has two buffers.
+                [null(), unsafe { *x.buffers.add(1) }];
+            x.buffers = bufs.as_mut_ptr();
+            let top = with_column(0, &mut x, &mut kids);
+            let (rc, msg) = run(p, &top, base_schema);
+            assert_eq!(rc, Status::ArrowData.code(), "{function}: {msg}");
+            assert!(msg.contains("validity buffer is NULL"), "{msg}");
+            // A NULL values buffer: IS NULL reads none, but it is refused
+            // as on every other path.
+            let mut x = shallow(column(0));
+            // SAFETY: the Int32 column has two buffers.
+            bufs = [unsafe { *x.buffers }, null()];
+            x.buffers = bufs.as_mut_ptr();
+            let top = with_column(0, &mut x, &mut kids);
+            let (rc, msg) = run(p, &top, base_schema);
+            assert_eq!(rc, Status::ArrowStructure.code(), "{function}: {msg}");
+            // SAFETY: freed once.
+            unsafe { bitbytes_predicate_free(p) };
+        }
+
+        // Dictionary keys of a type that is not an integer (format "u").
+        let p = parse(&leaf(3, "d", "STRING", "IN", r#""red""#), &schema).unwrap();
+        let mut schema_kids: Vec<*mut ArrowSchema> = (0..4)
+            // SAFETY: the schema has 4 children.
+            .map(|i| unsafe { *base_schema.children.add(i) })
+            .collect();
+        // SAFETY: child 3 is live.
+        // SAFETY: child 3 is live; a bitwise copy of a struct with no `Drop`.
+        let mut d = unsafe { core::ptr::read(schema_kids[3]) };
+        d.format = c"u".as_ptr();
+        schema_kids[3] = &mut d;
+        // SAFETY: as above.
+        let mut top_schema = unsafe { core::ptr::read(base_schema) };
+        top_schema.children = schema_kids.as_mut_ptr();
+        let (rc, msg) = run(p, base, &top_schema);
+        assert_eq!(rc, Status::ArrowStructure.code(), "{msg}");
+        assert!(msg.contains("keys must be integers"), "{msg}");
+        // SAFETY: freed once.
+        unsafe { bitbytes_predicate_free(p) };
+
+        // Types arrow-rs' importer panics on, checked before any buffer.
+        let field = |t: DataType| Arc::new(Field::new("f", t, true));
+        let int = column(1);
+        for (t, what) in [
+            (
+                DataType::RunEndEncoded(field(DataType::Utf8), field(DataType::Int32)),
+                "run ends",
+            ),
+            (DataType::Map(field(DataType::Int32), false), "two fields"),
+            (
+                DataType::FixedSizeList(field(DataType::Int32), -1),
+                "negative size",
+            ),
+            (
+                DataType::Dictionary(Box::new(DataType::Float64), Box::new(DataType::Utf8)),
+                "keys must be integers",
+            ),
+        ] {
+            // SAFETY: a live array (of another type: the type is refused first).
+            let e = unsafe { crate::import::check_array(int, &t, &"f", 0) }.unwrap_err();
+            assert_eq!(e.status, Status::ArrowStructure, "{t}");
+            assert!(e.detail.contains(what), "{t}: {}", e.detail);
+        }
+        // Rows whose bits overflow a usize in the importer (2^58 Decimal128
+        // rows: 2^65 bits), with no buffer needed to say so.
+        let mut wide = shallow(int);
+        wide.length = 1 << 58;
+        let t = DataType::Decimal128(38, 0);
+        // SAFETY: the check reads no buffer before refusing the length.
+        let e = unsafe { crate::import::check_array(&wide, &t, &"f", 0) }.unwrap_err();
+        assert!(e.detail.contains("do not fit in memory"), "{}", e.detail);
+
+        // A batch of 2^50 rows and no column, for a predicate that reads
+        // none: more rows than uint32_t indices address, refused before a
+        // mask of 2^50 bytes is asked for (that would abort the process).
+        let empty = RecordBatch::try_new_with_options(
+            Arc::new(Schema::empty()),
+            vec![],
+            &arrow_array::RecordBatchOptions::new().with_row_count(Some(4)),
+        )
+        .unwrap();
+        let (none_array, none_schema) = export(&empty);
+        let json = r#"{"kind":"LEAF","transform":{"name":"NULL"},"function":"TRUE","literals":[]}"#;
+        let p = parse(json, &none_schema).unwrap();
+        // SAFETY: the export as the C layout.
+        let mut huge = shallow(unsafe { &*c_array(&none_array) });
+        huge.length = 1 << 50;
+        let (mut out, mut count) = ([0u32; 4], 0usize);
+        // SAFETY: live structs, 4 writable u32, a writable count.
+        let rc = unsafe {
+            bitbytes_predicate_test_indices(
+                p,
+                &huge,
+                c_schema(&none_schema),
+                out.as_mut_ptr(),
+                4,
+                &mut count,
+            )
+        };
+        assert_eq!(rc, Status::IndexOverflow.code(), "{}", last_error());
+        // And the bytes of 2^50 rows into 40: too short, said first.
+        // SAFETY: the export as the C layout.
+        let (rc, msg) = run(p, &huge, unsafe { &*c_schema(&none_schema) });
+        assert_eq!(rc, Status::OutputTooShort.code(), "{msg}");
+        // SAFETY: freed once.
+        unsafe { bitbytes_predicate_free(p) };
+    }
+
+    /// A schema whose children alias (each level's two children the same
+    /// struct): the walk stops at a node budget, not after 2^40 visits.
+    #[test]
+    fn aliasing_schema_children_are_bounded() {
+        let leaf_schema = Box::leak(Box::new(ArrowSchema {
+            format: c"i".as_ptr(),
+            name: c"x".as_ptr(),
+            metadata: null(),
+            flags: 2,
+            n_children: 0,
+            children: null_mut(),
+            dictionary: null_mut(),
+            release: Some(release_leaked),
+            private_data: null_mut(),
+        }));
+        let mut node: *mut ArrowSchema = leaf_schema;
+        for _ in 0..40 {
+            let kids: &mut [*mut ArrowSchema; 2] = Box::leak(Box::new([node, node]));
+            node = Box::leak(Box::new(ArrowSchema {
+                format: c"+s".as_ptr(),
+                name: c"x".as_ptr(),
+                metadata: null(),
+                flags: 2,
+                n_children: 2,
+                children: kids.as_mut_ptr(),
+                dictionary: null_mut(),
+                release: Some(release_leaked),
+                private_data: null_mut(),
+            }));
+        }
+        let json = leaf(0, "x", "INT", "IS_NULL", "");
+        let mut p = null_mut();
+        // SAFETY: a live schema (leaked for the test), the JSON's bytes.
+        let rc =
+            unsafe { bitbytes_predicate_parse(json.as_ptr().cast(), json.len(), node, &mut p) };
+        assert_eq!(rc, Status::ArrowStructure.code(), "{}", last_error());
+        assert!(last_error().contains("nodes"), "{}", last_error());
+    }
+
+    /// The release callback of the leaked test schemas: marks them released.
+    unsafe extern "C" fn release_leaked(schema: *mut ArrowSchema) {
+        // SAFETY: called with a live leaked schema.
+        if let Some(s) = unsafe { schema.as_mut() } {
+            s.release = None;
+        }
     }
 
     /// Of the batch schema's children, those the predicate does not read are
