@@ -280,3 +280,93 @@ fn concat_ws_needs_an_input_as_in_java() {
     let p = Predicate::from_paimon_json(one, &schema).unwrap();
     assert_eq!(p.to_paimon_json(&schema).unwrap(), one);
 }
+
+/// Input a JSON sender controls that once panicked, recursed without
+/// bound or asked for absurd memory: now an `Err` naming the problem (or,
+/// where Java answers, Java's answer), at once.
+#[test]
+fn hostile_input_errs_at_once() {
+    use arrow_array::{ArrayRef, Int32Array, RecordBatch, StringArray};
+    use std::sync::Arc;
+    let schema = serde_test_schema();
+    let batch = RecordBatch::try_new(
+        Arc::new(schema.clone()),
+        vec![
+            Arc::new(Int32Array::from(vec![1, 2])) as ArrayRef,
+            Arc::new(StringArray::from(vec!["abc", "xyz"])),
+            Arc::new(StringArray::from(vec![Some("q"), None])),
+            Arc::new(Int32Array::from(vec![3, 4])),
+        ],
+    )
+    .unwrap();
+    let leaf = |transform: &str, function: &str, lits: &str| {
+        format!(
+            r#"{{"kind":"LEAF","transform":{transform},"function":"{function}","literals":[{lits}]}}"#
+        )
+    };
+    let f1 = r#"{"index":1,"name":"f1","type":"STRING"}"#;
+    let cast = |ty: &str| format!(r#"{{"name":"CAST","fieldRef":{f1},"type":"{ty}"}}"#);
+    // ARRAY nested 100 deep in a type string: refused (it recursed a level
+    // each, copying the rest of the string: a stack overflow at 20 000).
+    let deep = format!("{}INT{}", "ARRAY<".repeat(100), ">".repeat(100));
+    let ok_deep = format!("{}STRING{}", "ARRAY<".repeat(64), ">".repeat(64));
+    for (ty, want) in [(&deep, "nested deeper than 64"), (&ok_deep, "")] {
+        let got = Predicate::from_paimon_json(&leaf(&cast(ty), "IS_NULL", ""), &schema);
+        match got {
+            Err(e) if !want.is_empty() => assert!(e.to_string().contains(want), "{e}"),
+            // 64 levels parse (CAST to an array is then refused).
+            Err(e) => assert!(!e.to_string().contains("nested deeper"), "{e}"),
+            Ok(_) => assert!(want.is_empty()),
+        }
+    }
+    // Decimal exponents at the ends of i64 (an overflow, then a capacity
+    // panic): out of range, or too fine, or zero.
+    let f0_dec = cast("DECIMAL(10, 0)");
+    for (lit, want) in [
+        ("1e9223372036854775807", Some("out of the range")),
+        ("\"1e9223372036854775807\"", Some("out of the range")),
+        ("1e-9223372036854775808", Some("more fractional digits")),
+        ("0e9223372036854775807", None),
+    ] {
+        let got = Predicate::from_paimon_json(&leaf(&f0_dec, "EQUAL", lit), &schema);
+        match (got, want) {
+            (Err(e), Some(want)) => assert!(e.to_string().contains(want), "{lit}: {e}"),
+            (Ok(_), None) => {}
+            (got, _) => panic!("{lit}: {got:?}"),
+        }
+    }
+    // A date literal as [year, month, day] past java.time's years (an
+    // overflow, or a wrapped day accepted as another date).
+    let date = cast("DATE");
+    let e = error_of(&leaf(&date, "EQUAL", "[4393975877425505600,3,1]"), &schema);
+    assert!(e.contains("literals[0]"), "{e}");
+    // CHAR / BINARY of 2^31 - 1: each row would be padded to 2 GiB before
+    // the limit was checked (or arrow-rs' builder panicked past it).
+    for ty in [
+        "CHAR(2147483647)",
+        "BINARY(2147483647)",
+        "BINARY(1500000000)",
+    ] {
+        let p = Predicate::from_paimon_json(&leaf(&cast(ty), "IS_NULL", ""), &schema).unwrap();
+        let e = p.test(&batch).unwrap_err().to_string();
+        assert!(e.contains("exceeds 2 GiB"), "{ty}: {e}");
+    }
+    // CONCAT_WS with a 64 KiB separator and 20 000 null inputs: it reserved
+    // separator × inputs × rows bytes up front; its answer is f1.
+    let sep = "s".repeat(1 << 16);
+    let inputs: Vec<&str> = std::iter::repeat_n("null", 20_000).chain([f1]).collect();
+    let ws = format!(
+        r#"{{"name":"CONCAT_WS","inputs":["{sep}",{}]}}"#,
+        inputs.join(",")
+    );
+    let p = Predicate::from_paimon_json(&leaf(&ws, "EQUAL", "\"xyz\""), &schema).unwrap();
+    assert_eq!(p.test(&batch).unwrap(), [0, 1]);
+    // SUBSTRING whose end pos + len - 1 passes i32::MAX: Java computes it
+    // as an int, which wraps below the start, and throws.
+    let sub = format!(r#"{{"name":"SUBSTRING","inputs":[{f1},2,2147483647]}}"#);
+    let p = Predicate::from_paimon_json(&leaf(&sub, "EQUAL", "\"bc\""), &schema).unwrap();
+    assert!(p.test(&batch).is_err());
+    let sub = format!(r#"{{"name":"SUBSTRING","inputs":[{f1},2,2147483646]}}"#);
+    let p = Predicate::from_paimon_json(&leaf(&sub, "EQUAL", "\"bc\""), &schema).unwrap();
+    assert_eq!(p.test(&batch).unwrap(), [1, 0]);
+}

@@ -344,8 +344,13 @@ pub(crate) fn java_float(v: f32) -> String {
 // ---------------------------------------------------------------------------
 
 /// Days since 1970-01-01 of a proleptic Gregorian date; `None` for an
-/// invalid month or day.
+/// invalid month or day, or a year out of java.time's range.
 pub(crate) fn days_from_civil(year: i64, month: i64, day: i64) -> Option<i64> {
+    // java.time's years (`Year.MIN_VALUE..=Year.MAX_VALUE`): beyond them
+    // `LocalDate.of` throws, and the arithmetic below would overflow.
+    if !(-999_999_999..=999_999_999).contains(&year) {
+        return None;
+    }
     if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) {
         return None;
     }

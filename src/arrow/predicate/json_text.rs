@@ -45,12 +45,27 @@ pub(crate) fn parse_decimal(text: &str, precision: u8, scale: u8) -> Result<i128
     // value = digits * 10^(exp - frac_len); we want digits * 10^shift at `scale`.
     let digits: String = format!("{int_part}{frac_part}");
     let digits = digits.trim_start_matches('0');
-    let shift = i64::from(scale) + exp - frac_part.len() as i64;
     let out_of_range = || format!("{text} is out of the range of DECIMAL({precision}, {scale})");
+    let too_fine =
+        || format!("{text} has more fractional digits than DECIMAL({precision}, {scale}) keeps");
+    // An exponent near the ends of `i64` (`1e9223372036854775807`): zero
+    // is zero, anything else out of range one way or the other.
+    let shift = i64::from(scale)
+        .checked_add(exp)
+        .and_then(|s| s.checked_sub(frac_part.len() as i64));
+    let shift = match shift {
+        Some(shift) => shift,
+        None if digits.is_empty() => 0,
+        None if exp > 0 => return Err(out_of_range()),
+        None => return Err(too_fine()),
+    };
     let kept: String = if shift >= 0 {
         if digits.is_empty() {
             String::new()
-        } else if digits.len() as i64 + shift > i64::from(precision) {
+        } else if (digits.len() as i64)
+            .checked_add(shift)
+            .is_none_or(|n| n > i64::from(precision))
+        {
             return Err(out_of_range());
         } else {
             let mut s = digits.to_string();
@@ -58,20 +73,16 @@ pub(crate) fn parse_decimal(text: &str, precision: u8, scale: u8) -> Result<i128
             s
         }
     } else {
-        let drop = (-shift) as usize;
+        let drop = usize::try_from(shift.unsigned_abs()).unwrap_or(usize::MAX);
         if drop >= digits.len() {
             if !digits.is_empty() {
-                return Err(format!(
-                    "{text} has more fractional digits than DECIMAL({precision}, {scale}) keeps"
-                ));
+                return Err(too_fine());
             }
             String::new()
         } else {
             let (keep, dropped) = digits.split_at(digits.len() - drop);
             if dropped.bytes().any(|b| b != b'0') {
-                return Err(format!(
-                    "{text} has more fractional digits than DECIMAL({precision}, {scale}) keeps"
-                ));
+                return Err(too_fine());
             }
             keep.to_string()
         }

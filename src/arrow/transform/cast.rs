@@ -601,6 +601,10 @@ fn strings_out(
         R::VarChar(n) => (n as usize, false),
         _ => (usize::MAX, false),
     };
+    // CHAR(n) pads every non-null row to n characters, at least n bytes.
+    if pad && padded_bytes(n, nulls, length) > i32::MAX as usize {
+        return Err(too_large(to, "string"));
+    }
     let mut bytes: Vec<u8> = Vec::new();
     let mut offsets: Vec<i32> = Vec::with_capacity(n + 1);
     offsets.push(0);
@@ -623,17 +627,24 @@ fn strings_out(
                 }
                 chars = Some(count.min(length));
             }
-            bytes.extend_from_slice(text.as_bytes());
-            if pad {
-                let count = chars.unwrap_or_else(|| text.chars().count());
-                bytes.resize(bytes.len() + length.saturating_sub(count), b' ');
+            let padding = if pad {
+                length.saturating_sub(chars.unwrap_or_else(|| text.chars().count()))
+            } else {
+                0
+            };
+            // Checked before the padding is written: CHAR(2147483647) pads
+            // each row to 2 GiB.
+            let end = bytes
+                .len()
+                .saturating_add(text.len())
+                .saturating_add(padding);
+            if end > i32::MAX as usize {
+                return Err(too_large(to, "string"));
             }
+            bytes.extend_from_slice(text.as_bytes());
+            bytes.resize(end, b' ');
         }
-        let end = i32::try_from(bytes.len()).map_err(|_| {
-            ArrowError::CastError(format!(
-                "CAST to {to}: the result exceeds 2 GiB of string bytes"
-            ))
-        })?;
+        let end = i32::try_from(bytes.len()).map_err(|_| too_large(to, "string"))?;
         offsets.push(end);
     }
     // Offsets grow by construction and the bytes are whole `str`s and spaces;
@@ -644,6 +655,21 @@ fn strings_out(
         bytes.into(),
         nulls.cloned(),
     )?))
+}
+
+/// The bytes of `n` rows (those `nulls` leaves valid) of `length` bytes
+/// each, saturating.
+fn padded_bytes(n: usize, nulls: Option<&NullBuffer>, length: usize) -> usize {
+    let valid = n - nulls.map_or(0, |nulls| nulls.null_count());
+    valid.saturating_mul(length)
+}
+
+/// The error of a CAST whose result passes the 2 GiB a column of `what`
+/// (string or binary) bytes holds.
+fn too_large(to: &PaimonType, what: &str) -> ArrowError {
+    ArrowError::CastError(format!(
+        "CAST to {to}: the result exceeds 2 GiB of {what} bytes"
+    ))
 }
 
 /// The bytes of row `i` of a column of any Arrow binary layout.
@@ -687,14 +713,25 @@ fn binary_out<'b>(
         R::VarBinary(n) => (n as usize, false),
         _ => unreachable!("a binary target"),
     };
+    // BINARY(n) pads every non-null row to n bytes: refused before any is.
+    if pad && padded_bytes(n, nulls, length) > i32::MAX as usize {
+        return Err(too_large(to, "binary"));
+    }
     let mut out = arrow_array::builder::BinaryBuilder::new();
     let mut buf = Vec::new();
+    // The bytes so far: a Binary column holds at most `i32::MAX` (arrow-rs'
+    // builder panics past it), checked before a row is padded.
+    let mut total = 0usize;
     for i in 0..n {
         if nulls.is_some_and(|nulls| nulls.is_null(i)) {
             out.append_null();
             continue;
         }
         let b = bytes(i);
+        total = total.saturating_add(if pad { length } else { b.len().min(length) });
+        if total > i32::MAX as usize {
+            return Err(too_large(to, "binary"));
+        }
         buf.clear();
         buf.extend_from_slice(&b[..b.len().min(length)]);
         if pad {
@@ -1027,7 +1064,7 @@ fn digits_to_decimal(
         v = v.checked_mul(*POW10_I128.get(shift as usize)?)?;
     }
     if round_up {
-        v += 1;
+        v = v.checked_add(1)?;
     }
     let v = if negative { -v } else { v };
     fits(v, precision).then_some(v)

@@ -198,7 +198,15 @@ impl<'p> Resolved<'p> {
                     Position::Column(_) => true,
                     Position::Literal(v) => v.is_some_and(|v| v < min),
                 };
-                bad(pos, 1) || len.as_ref().is_some_and(|l| bad(l, 1))
+                // Java's end `pos + len - 1` as an `int`: wrapped, it is an
+                // error on any row the start is within.
+                let wraps = match (pos, len) {
+                    (Position::Literal(Some(p)), Some(Position::Literal(Some(l)))) => {
+                        p.checked_add(*l).and_then(|e| e.checked_sub(1)).is_none()
+                    }
+                    _ => false,
+                };
+                bad(pos, 1) || len.as_ref().is_some_and(|l| bad(l, 1)) || wraps
             }
             _ => false,
         };
@@ -411,9 +419,15 @@ impl<'p> Resolved<'p> {
 }
 
 impl Resolved<'_> {
-    /// About the bytes of the output: those of the string columns read,
-    /// plus each literal once a row.
+    /// About the bytes of the output of the kernels writing through
+    /// [`Out`]: those of the string columns read, plus each literal once a
+    /// row; at most [`HINT_MAX`] (a reservation only: the values grow past
+    /// it as needed). CONCAT and CONCAT_WS size their output exactly and
+    /// take none.
     fn bytes_hint(&self, inputs: &[ArrayRef], rows: usize) -> usize {
+        if matches!(self.kernel, Kernel::Concat(_) | Kernel::ConcatWs { .. }) {
+            return 0;
+        }
         let columns: usize = inputs
             .iter()
             .map(|a| match a.data_type() {
@@ -428,8 +442,24 @@ impl Resolved<'_> {
             Kernel::ConcatWs { separator, inputs } => literal_len(separator) * inputs.len(),
             _ => 0,
         };
-        columns.saturating_add(literals.saturating_mul(rows))
+        columns
+            .saturating_add(literals.saturating_mul(rows))
+            .min(HINT_MAX)
     }
+}
+
+/// The most bytes [`Resolved::bytes_hint`] reserves up front (64 MiB).
+const HINT_MAX: usize = 1 << 26;
+
+/// `len` zero bytes, or an error naming `what` when memory has not that
+/// many (a CONCAT of long literals over many rows, say), not an abort.
+fn zeroed(len: usize, what: &str) -> Result<Vec<u8>, ArrowError> {
+    let mut values = Vec::new();
+    values.try_reserve_exact(len).map_err(|_| {
+        ArrowError::ComputeError(format!("{what}: no memory for a result of {len} bytes"))
+    })?;
+    values.resize(len, 0);
+    Ok(values)
 }
 
 /// The bytes a string input literal adds to each row.
@@ -819,7 +849,7 @@ fn concat<O: OffsetSizeTrait>(pieces: &[Piece<'_>], rows: usize) -> Result<Array
         offsets[i] = offsets[i] + offsets[i - 1];
     }
     let total = offsets[rows].as_usize();
-    let mut values = vec![0u8; total + OVER_COPY];
+    let mut values = zeroed(total + OVER_COPY, "CONCAT")?;
     for (row, w) in offsets.windows(2).enumerate() {
         if w[0] == w[1] {
             continue;
@@ -1005,7 +1035,7 @@ fn concat_ws<O: OffsetSizeTrait>(
     let nulls = separator.nulls().cloned();
     mask_lengths(&mut lens, nulls.as_ref());
     let (offsets, total) = offsets_of::<O>(&lens)?;
-    let mut values = vec![0u8; total + OVER_COPY];
+    let mut values = zeroed(total + OVER_COPY, "CONCAT_WS")?;
     for (row, &len) in lens.iter().enumerate() {
         if len == 0 {
             continue;
@@ -1302,15 +1332,16 @@ fn utf16_len(s: &str) -> usize {
 
 /// Appends Java's `SubstringTransform` of `s` from 1-based UTF-16 position
 /// `pos`, `len` units long (to the end when `None`); `Err` where Java
-/// throws (a start below 1 within the string, a length below 1). The end
-/// is computed without Java's `int` overflow.
+/// throws (a start below 1 within the string, a length below 1, and an end
+/// `pos + len - 1` past `i32::MAX`: Java computes it as an `int`, which
+/// wraps below the start).
 fn substring(s: &str, pos: i32, len: Option<i32>, out: &mut Vec<u8>) -> Result<(), ()> {
     let units = utf16_len(s) as i64;
-    let pos = i64::from(pos);
+    let end = len.map_or(units, |l| i64::from(pos.wrapping_add(l).wrapping_sub(1)));
+    let (pos, end) = (i64::from(pos), end.min(units));
     if pos > units {
         return Ok(());
     }
-    let end = len.map_or(units, |l| pos + i64::from(l) - 1).min(units);
     let begin = pos - 1;
     if begin < 0 || begin >= end {
         return Err(());

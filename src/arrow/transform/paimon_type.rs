@@ -280,141 +280,153 @@ impl fmt::Display for PaimonType {
     }
 }
 
+/// The most `ARRAY<…>` levels a type may nest (a type string of a million
+/// levels would otherwise recurse as deep, one copy of the rest a level).
+const MAX_ARRAY_DEPTH: usize = 64;
+
 impl FromStr for PaimonType {
     type Err = ArrowError;
 
     fn from_str(text: &str) -> Result<PaimonType, ArrowError> {
-        let bad = |why: &str| {
-            ArrowError::InvalidArgumentError(format!("invalid Paimon type \"{text}\": {why}"))
-        };
-        let upper = text.trim().to_ascii_uppercase();
-        let (body, nullable) = match upper.strip_suffix("NOT NULL") {
-            Some(rest) => (rest.trim_end(), false),
-            None => (
-                upper.strip_suffix(" NULL").unwrap_or(&upper).trim_end(),
-                true,
-            ),
-        };
-        // ARRAY<...>: the element is parsed recursively.
-        if let Some(inner) = body.strip_prefix("ARRAY") {
-            let inner = inner.trim_start();
-            let element = inner
-                .strip_prefix('<')
-                .and_then(|s| s.strip_suffix('>'))
-                .ok_or_else(|| bad("ARRAY needs <element type>"))?;
-            // Parse the element from the original text, to keep its case
-            // irrelevant but its structure intact.
-            let element: PaimonType = element.parse()?;
-            return Ok(PaimonType {
-                root: PaimonTypeRoot::Array(Box::new(element)),
-                nullable,
-            });
-        }
-        let (name, args) = match body.find('(') {
-            Some(open) => {
-                let close = body
-                    .rfind(')')
-                    .filter(|&c| c > open)
-                    .ok_or_else(|| bad("unclosed parenthesis"))?;
-                let tail = body[close + 1..].trim();
-                let name = body[..open].trim().to_string();
-                let name = if tail.is_empty() {
-                    name
-                } else {
-                    format!("{name} {tail}")
-                };
-                (name, Some(&body[open + 1..close]))
-            }
-            None => (body.to_string(), None),
-        };
-        // Java's type parser reads keywords as tokens: any run of spaces
-        // separates `DOUBLE PRECISION` or `TIMESTAMP WITH LOCAL TIME ZONE`.
-        let name = name
-            .split_whitespace()
-            .collect::<std::vec::Vec<_>>()
-            .join(" ");
-        let numbers = |args: Option<&str>| -> Result<std::vec::Vec<u32>, ArrowError> {
-            match args {
-                None => Ok(std::vec::Vec::new()),
-                Some(a) => a
-                    .split(',')
-                    .map(|n| {
-                        n.trim()
-                            .parse::<u32>()
-                            .map_err(|_| bad("parameters must be non-negative integers"))
-                    })
-                    .collect(),
-            }
-        };
-        let args = numbers(args)?;
-        let one = |default: u32| -> Result<u32, ArrowError> {
-            match args.as_slice() {
-                [] => Ok(default),
-                [n] => Ok(*n),
-                _ => Err(bad("expected one parameter")),
-            }
-        };
-        let none = || -> Result<(), ArrowError> {
-            if args.is_empty() {
-                Ok(())
-            } else {
-                Err(bad("this type takes no parameter"))
-            }
-        };
-        let length = |default: u32| -> Result<u32, ArrowError> {
-            let n = one(default)?;
-            if (1..=PAIMON_MAX_LENGTH).contains(&n) {
-                Ok(n)
-            } else {
-                Err(bad("length must be in 1..=2147483647"))
-            }
-        };
-        let precision = |default: u32| -> Result<u8, ArrowError> {
-            let p = one(default)?;
-            if p <= 9 {
-                Ok(p as u8)
-            } else {
-                Err(bad("time precision must be in 0..=9"))
-            }
-        };
-        use PaimonTypeRoot as R;
-        let root = match name.as_str() {
-            "BOOLEAN" => none().map(|_| R::Boolean)?,
-            "TINYINT" => none().map(|_| R::TinyInt)?,
-            "SMALLINT" => none().map(|_| R::SmallInt)?,
-            "INT" | "INTEGER" => none().map(|_| R::Int)?,
-            "BIGINT" => none().map(|_| R::BigInt)?,
-            "FLOAT" => none().map(|_| R::Float)?,
-            "DOUBLE" | "DOUBLE PRECISION" => none().map(|_| R::Double)?,
-            "DECIMAL" | "NUMERIC" | "DEC" => {
-                let (precision, scale) = match args.as_slice() {
-                    [] => (10, 0),
-                    [p] => (*p, 0),
-                    [p, s] => (*p, *s),
-                    _ => return Err(bad("DECIMAL takes (precision, scale)")),
-                };
-                if !(1..=38).contains(&precision) || scale > precision {
-                    return Err(bad(
-                        "DECIMAL needs 1 <= precision <= 38, 0 <= scale <= precision",
-                    ));
-                }
-                R::Decimal {
-                    precision: precision as u8,
-                    scale: scale as u8,
-                }
-            }
-            "CHAR" => R::Char(length(1)?),
-            "VARCHAR" => R::VarChar(length(1)?),
-            "STRING" => none().map(|_| R::VarChar(PAIMON_MAX_LENGTH))?,
-            "BINARY" => R::Binary(length(1)?),
-            "VARBINARY" => R::VarBinary(length(1)?),
-            "BYTES" => none().map(|_| R::VarBinary(PAIMON_MAX_LENGTH))?,
-            "DATE" => none().map(|_| R::Date)?,
-            "TIME" | "TIME WITHOUT TIME ZONE" => R::Time(precision(0)?),
-            "TIMESTAMP" | "TIMESTAMP WITHOUT TIME ZONE" => R::Timestamp(precision(6)?),
-            "TIMESTAMP WITH LOCAL TIME ZONE" | "TIMESTAMP_LTZ" => R::TimestampLtz(precision(6)?),
-            _ => return Err(bad("unknown or unsupported type")),
-        };
-        Ok(PaimonType { root, nullable })
+        parse_type(text, 0)
     }
+}
+
+/// [`PaimonType::from_str`] at `depth` `ARRAY` levels down.
+fn parse_type(text: &str, depth: usize) -> Result<PaimonType, ArrowError> {
+    let bad = |why: &str| {
+        ArrowError::InvalidArgumentError(format!("invalid Paimon type \"{text}\": {why}"))
+    };
+    let upper = text.trim().to_ascii_uppercase();
+    let (body, nullable) = match upper.strip_suffix("NOT NULL") {
+        Some(rest) => (rest.trim_end(), false),
+        None => (
+            upper.strip_suffix(" NULL").unwrap_or(&upper).trim_end(),
+            true,
+        ),
+    };
+    // ARRAY<...>: the element is parsed recursively.
+    if let Some(inner) = body.strip_prefix("ARRAY") {
+        let inner = inner.trim_start();
+        let element = inner
+            .strip_prefix('<')
+            .and_then(|s| s.strip_suffix('>'))
+            .ok_or_else(|| bad("ARRAY needs <element type>"))?;
+        if depth >= MAX_ARRAY_DEPTH {
+            return Err(bad(&format!(
+                "ARRAY nested deeper than {MAX_ARRAY_DEPTH} levels"
+            )));
+        }
+        let element = parse_type(element, depth + 1)?;
+        return Ok(PaimonType {
+            root: PaimonTypeRoot::Array(Box::new(element)),
+            nullable,
+        });
+    }
+    let (name, args) = match body.find('(') {
+        Some(open) => {
+            let close = body
+                .rfind(')')
+                .filter(|&c| c > open)
+                .ok_or_else(|| bad("unclosed parenthesis"))?;
+            let tail = body[close + 1..].trim();
+            let name = body[..open].trim().to_string();
+            let name = if tail.is_empty() {
+                name
+            } else {
+                format!("{name} {tail}")
+            };
+            (name, Some(&body[open + 1..close]))
+        }
+        None => (body.to_string(), None),
+    };
+    // Java's type parser reads keywords as tokens: any run of spaces
+    // separates `DOUBLE PRECISION` or `TIMESTAMP WITH LOCAL TIME ZONE`.
+    let name = name
+        .split_whitespace()
+        .collect::<std::vec::Vec<_>>()
+        .join(" ");
+    let numbers = |args: Option<&str>| -> Result<std::vec::Vec<u32>, ArrowError> {
+        match args {
+            None => Ok(std::vec::Vec::new()),
+            Some(a) => a
+                .split(',')
+                .map(|n| {
+                    n.trim()
+                        .parse::<u32>()
+                        .map_err(|_| bad("parameters must be non-negative integers"))
+                })
+                .collect(),
+        }
+    };
+    let args = numbers(args)?;
+    let one = |default: u32| -> Result<u32, ArrowError> {
+        match args.as_slice() {
+            [] => Ok(default),
+            [n] => Ok(*n),
+            _ => Err(bad("expected one parameter")),
+        }
+    };
+    let none = || -> Result<(), ArrowError> {
+        if args.is_empty() {
+            Ok(())
+        } else {
+            Err(bad("this type takes no parameter"))
+        }
+    };
+    let length = |default: u32| -> Result<u32, ArrowError> {
+        let n = one(default)?;
+        if (1..=PAIMON_MAX_LENGTH).contains(&n) {
+            Ok(n)
+        } else {
+            Err(bad("length must be in 1..=2147483647"))
+        }
+    };
+    let precision = |default: u32| -> Result<u8, ArrowError> {
+        let p = one(default)?;
+        if p <= 9 {
+            Ok(p as u8)
+        } else {
+            Err(bad("time precision must be in 0..=9"))
+        }
+    };
+    use PaimonTypeRoot as R;
+    let root = match name.as_str() {
+        "BOOLEAN" => none().map(|_| R::Boolean)?,
+        "TINYINT" => none().map(|_| R::TinyInt)?,
+        "SMALLINT" => none().map(|_| R::SmallInt)?,
+        "INT" | "INTEGER" => none().map(|_| R::Int)?,
+        "BIGINT" => none().map(|_| R::BigInt)?,
+        "FLOAT" => none().map(|_| R::Float)?,
+        "DOUBLE" | "DOUBLE PRECISION" => none().map(|_| R::Double)?,
+        "DECIMAL" | "NUMERIC" | "DEC" => {
+            let (precision, scale) = match args.as_slice() {
+                [] => (10, 0),
+                [p] => (*p, 0),
+                [p, s] => (*p, *s),
+                _ => return Err(bad("DECIMAL takes (precision, scale)")),
+            };
+            if !(1..=38).contains(&precision) || scale > precision {
+                return Err(bad(
+                    "DECIMAL needs 1 <= precision <= 38, 0 <= scale <= precision",
+                ));
+            }
+            R::Decimal {
+                precision: precision as u8,
+                scale: scale as u8,
+            }
+        }
+        "CHAR" => R::Char(length(1)?),
+        "VARCHAR" => R::VarChar(length(1)?),
+        "STRING" => none().map(|_| R::VarChar(PAIMON_MAX_LENGTH))?,
+        "BINARY" => R::Binary(length(1)?),
+        "VARBINARY" => R::VarBinary(length(1)?),
+        "BYTES" => none().map(|_| R::VarBinary(PAIMON_MAX_LENGTH))?,
+        "DATE" => none().map(|_| R::Date)?,
+        "TIME" | "TIME WITHOUT TIME ZONE" => R::Time(precision(0)?),
+        "TIMESTAMP" | "TIMESTAMP WITHOUT TIME ZONE" => R::Timestamp(precision(6)?),
+        "TIMESTAMP WITH LOCAL TIME ZONE" | "TIMESTAMP_LTZ" => R::TimestampLtz(precision(6)?),
+        _ => return Err(bad("unknown or unsupported type")),
+    };
+    Ok(PaimonType { root, nullable })
 }
