@@ -322,11 +322,19 @@ fn hostile_input_errs_at_once() {
     // Decimal exponents at the ends of i64 (an overflow, then a capacity
     // panic): out of range, or too fine, or zero.
     let f0_dec = cast("DECIMAL(10, 0)");
+    // An exponent past an int is refused even on zero, as Java's
+    // `BigDecimal` refuses it; within one, the value decides.
     for (lit, want) in [
-        ("1e9223372036854775807", Some("out of the range")),
-        ("\"1e9223372036854775807\"", Some("out of the range")),
-        ("1e-9223372036854775808", Some("more fractional digits")),
-        ("0e9223372036854775807", None),
+        ("1e9223372036854775807", Some("exponent is out of range")),
+        (
+            "\"1e9223372036854775807\"",
+            Some("exponent is out of range"),
+        ),
+        ("1e-9223372036854775808", Some("exponent is out of range")),
+        ("0e9223372036854775807", Some("exponent is out of range")),
+        ("1e2147483647", Some("out of the range of DECIMAL")),
+        ("1e-2147483648", Some("more fractional digits")),
+        ("0e2147483647", None),
     ] {
         let got = Predicate::from_paimon_json(&leaf(&f0_dec, "EQUAL", lit), &schema);
         match (got, want) {
@@ -369,4 +377,44 @@ fn hostile_input_errs_at_once() {
     let sub = format!(r#"{{"name":"SUBSTRING","inputs":[{f1},2,2147483646]}}"#);
     let p = Predicate::from_paimon_json(&leaf(&sub, "EQUAL", "\"bc\""), &schema).unwrap();
     assert_eq!(p.test(&batch).unwrap(), [1, 0]);
+}
+
+/// Literals read as Jackson hands them to Paimon: `-0` is the integer 0
+/// (+0.0 as a DOUBLE), an integer FLOAT rounds once (`Long.floatValue`),
+/// a TIME keeps milliseconds (Paimon's TIME); and a literal list too large
+/// to build is refused before it is.
+#[test]
+fn literals_read_as_jackson_reads_them() {
+    use arrow_schema::TimeUnit;
+    let schema = Schema::new(vec![
+        Field::new("d", DataType::Float64, true),
+        Field::new("f", DataType::Float32, true),
+        Field::new("t", DataType::Time64(TimeUnit::Microsecond), true),
+        Field::new("b", DataType::FixedSizeBinary(1 << 20), true),
+    ]);
+    let leaf = |i: usize, name: &str, ty: &str, function: &str, lits: &str| {
+        format!(
+            r#"{{"kind":"LEAF","transform":{{"name":"FIELD_REF","fieldRef":{{"index":{i},"name":"{name}","type":"{ty}"}}}},"function":"{function}","literals":[{lits}]}}"#
+        )
+    };
+    let written = |json: &str| {
+        let p = Predicate::from_paimon_json(json, &schema).unwrap();
+        p.to_paimon_json(&schema).unwrap()
+    };
+    assert!(written(&leaf(0, "d", "DOUBLE", "EQUAL", "-0")).contains("[0.0]"));
+    assert!(written(&leaf(0, "d", "DOUBLE", "EQUAL", "-0.0")).contains("[-0.0]"));
+    assert!(written(&leaf(1, "f", "FLOAT", "EQUAL", "-0")).contains("[0.0]"));
+    let f = written(&leaf(1, "f", "FLOAT", "EQUAL", "9007199791611905"));
+    assert!(f.contains("[9.0072003E15]"), "{f}");
+    let t = written(&leaf(2, "t", "TIME(6)", "EQUAL", r#""10:20:30.123456""#));
+    assert!(t.contains(r#"["10:20:30.123"]"#), "{t}");
+    // 2000 null literals of BINARY(1 MiB): 2 GiB of slots.
+    let nulls = vec!["null"; 2000].join(",");
+    let e = error_of(&leaf(3, "b", "BINARY(1048576)", "IN", &nulls), &schema);
+    assert!(
+        e.contains("literals: 2000 literals of FixedSizeBinary"),
+        "{e}"
+    );
+    let ok = leaf(3, "b", "BINARY(1048576)", "IN", "null,null");
+    assert!(Predicate::from_paimon_json(&ok, &schema).is_ok());
 }

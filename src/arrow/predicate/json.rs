@@ -666,6 +666,25 @@ fn each<T>(
         .collect()
 }
 
+/// The most bytes a leaf's literals may take (1 GiB).
+const LITERAL_BYTES_MAX: usize = 1 << 30;
+
+/// The bytes one slot of `data_type` takes in an array, nested fixed
+/// sizes multiplied out (a variable-length type: its offset or view).
+fn slot_bytes(data_type: &DataType) -> usize {
+    match data_type {
+        DataType::FixedSizeBinary(n) => usize::try_from(*n).unwrap_or(0),
+        DataType::FixedSizeList(f, n) => usize::try_from(*n)
+            .unwrap_or(0)
+            .saturating_mul(slot_bytes(f.data_type())),
+        DataType::Struct(fields) => fields
+            .iter()
+            .map(|f| slot_bytes(f.data_type()))
+            .fold(0, usize::saturating_add),
+        t => t.primitive_width().unwrap_or(16),
+    }
+}
+
 /// An integer literal in `min..=max`.
 fn integer(value: &Value, name: &str, min: i128, max: i128) -> Result<i128, String> {
     let Value::Number(n) = value else {
@@ -684,6 +703,15 @@ fn integer(value: &Value, name: &str, min: i128, max: i128) -> Result<i128, Stri
     }
 }
 
+/// The text of a JSON number written as an integer (no `.`, `e` or `E`).
+fn integer_token(value: &Value) -> Option<String> {
+    let Value::Number(n) = value else {
+        return None;
+    };
+    let text = n.to_string();
+    (!text.contains(['.', 'e', 'E'])).then_some(text)
+}
+
 /// A FLOAT / DOUBLE literal as `f64`: a number, or `"NaN"`, `"Infinity"`,
 /// `"-Infinity"`.
 fn float(value: &Value, name: &str) -> Result<f64, String> {
@@ -694,7 +722,13 @@ fn float(value: &Value, name: &str) -> Result<f64, String> {
             if v.is_infinite() {
                 return Err(format!("{text} is out of the range of {name}"));
             }
-            Ok(v)
+            // `-0` is the integer 0 to Jackson: `doubleValue()` is +0.0
+            // (which Java orders above -0.0).
+            Ok(if integer_token(value).is_some() {
+                v + 0.0
+            } else {
+                v
+            })
         }
         Value::String(s) => match s.as_str() {
             "NaN" => Ok(f64::NAN),
@@ -836,6 +870,25 @@ fn read_literals(
         // IS_NULL, TRUE and the like over a column of any type, a list too.
         return Ok(arrow_array::new_empty_array(data_type));
     }
+    // The literals' array takes a slot of the type's width even for a null
+    // (3 million nulls of an ARRAY<FLOAT> of 1536 elements: 18 GB), and a
+    // Utf8 / Binary one at most 2 GiB of bytes: refused before it is built.
+    let slots = values.len().saturating_mul(slot_bytes(data_type));
+    let strings = values
+        .iter()
+        .map(|v| v.as_str().map_or(0, str::len))
+        .fold(0usize, usize::saturating_add);
+    if slots > LITERAL_BYTES_MAX || strings > i32::MAX as usize {
+        return Err(error(
+            path,
+            &format!(
+                "{} literals of {data_type} take {} bytes, more than the {LITERAL_BYTES_MAX} a \
+                 literal list may",
+                values.len(),
+                slots.max(strings)
+            ),
+        ));
+    }
     let name = type_name(data_type);
     let name = name.as_str();
     macro_rules! ints {
@@ -853,7 +906,10 @@ fn read_literals(
                 } else {
                     NANOS_PER_DAY / unit_nanos(&$unit) - 1
                 };
-                in_unit(i128::from(time(v)?), &$unit, "TIME", 0, max).map(|v| v as $t)
+                // Paimon's TIME is milliseconds of the day: Java reads a
+                // literal's nanoseconds down to them.
+                let millis = time(v)? / 1_000_000 * 1_000_000;
+                in_unit(i128::from(millis), &$unit, "TIME", 0, max).map(|v| v as $t)
             })?)) as ArrayRef
         };
     }
@@ -880,6 +936,14 @@ fn read_literals(
         DataType::Int32 => ints!(Int32Array, i32),
         DataType::Int64 => ints!(Int64Array, i64),
         DataType::Float32 => Arc::new(Float32Array::from(each(values, path, |v| {
+            // An integer token is a Long / BigInteger to Jackson, whose
+            // `floatValue()` rounds once; a fraction a Double, rounded to f32.
+            if let Some(f) = integer_token(v).and_then(|t| t.parse::<f32>().ok()) {
+                if f.is_infinite() {
+                    return Err(format!("{v} is out of the range of FLOAT"));
+                }
+                return Ok(f + 0.0);
+            }
             let d = float(v, name)?;
             let f = d as f32;
             if d.is_finite() && f.is_infinite() {
@@ -1193,6 +1257,17 @@ fn push_java_number(out: &mut String, text: &str) {
 }
 
 /// Literal `i` of `array` (not null-checked by the caller).
+/// `LocalTime.toString()` of a time of `v` units of `nanos` nanoseconds;
+/// an error for one outside the day (a hand-built literal: Java has none).
+fn time_text(v: i64, nanos: i64) -> Result<String, ArrowError> {
+    match v.checked_mul(nanos) {
+        Some(n) if (0..NANOS_PER_DAY as i64).contains(&n) => Ok(format_time(n)),
+        _ => Err(ArrowError::InvalidArgumentError(format!(
+            "a TIME literal of {v} × {nanos} ns is outside the day"
+        ))),
+    }
+}
+
 fn literal(array: &dyn Array, i: usize, out: &mut String) -> Result<(), ArrowError> {
     if array.is_null(i) {
         out.push_str("null");
@@ -1247,23 +1322,25 @@ fn literal(array: &dyn Array, i: usize, out: &mut String) -> Result<(), ArrowErr
         ),
         DataType::Time32(TimeUnit::Second) => push_json_string(
             out,
-            &format_time(
-                i64::from(array.as_primitive::<Time32SecondType>().value(i)) * 1_000_000_000,
-            ),
+            &time_text(
+                i64::from(array.as_primitive::<Time32SecondType>().value(i)),
+                1_000_000_000,
+            )?,
         ),
         DataType::Time32(TimeUnit::Millisecond) => push_json_string(
             out,
-            &format_time(
-                i64::from(array.as_primitive::<Time32MillisecondType>().value(i)) * 1_000_000,
-            ),
+            &time_text(
+                i64::from(array.as_primitive::<Time32MillisecondType>().value(i)),
+                1_000_000,
+            )?,
         ),
         DataType::Time64(TimeUnit::Microsecond) => push_json_string(
             out,
-            &format_time(array.as_primitive::<Time64MicrosecondType>().value(i) * 1000),
+            &time_text(array.as_primitive::<Time64MicrosecondType>().value(i), 1000)?,
         ),
         DataType::Time64(TimeUnit::Nanosecond) => push_json_string(
             out,
-            &format_time(array.as_primitive::<Time64NanosecondType>().value(i)),
+            &time_text(array.as_primitive::<Time64NanosecondType>().value(i), 1)?,
         ),
         DataType::Timestamp(unit, tz) => {
             let v = match unit {

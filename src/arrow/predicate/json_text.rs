@@ -26,6 +26,11 @@ pub(crate) fn parse_decimal(text: &str, precision: u8, scale: u8) -> Result<i128
     let (mantissa, exp) = match body.find(['e', 'E']) {
         Some(i) => {
             let e: i64 = body[i + 1..].parse().map_err(|_| bad())?;
+            // Java's `BigDecimal` holds its scale as an `int`: an exponent
+            // past it is a NumberFormatException, even on zero.
+            if i32::try_from(e).is_err() {
+                return Err(format!("{text}: the exponent is out of range"));
+            }
             (&body[..i], e)
         }
         None => (body, 0),
@@ -109,7 +114,7 @@ pub(crate) fn format_decimal(unscaled: i128, scale: i8) -> String {
     if scale <= 0 {
         out.push_str(&digits);
         if unscaled != 0 {
-            out.extend(core::iter::repeat_n('0', (-scale) as usize));
+            out.extend(core::iter::repeat_n('0', usize::from(scale.unsigned_abs())));
         }
         return out;
     }
