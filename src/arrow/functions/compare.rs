@@ -162,7 +162,9 @@ impl LeafFunction for NullFalseLeafBinaryFunction {
             )));
         }
         let out = &mut out[..column.len()];
-        if literals.logical_nulls().is_some_and(|n| n.is_null(0)) {
+        // The first literal's nullness alone (the nulls of a whole NullArray
+        // literal list would be a bitmap as long as it).
+        if literals.slice(0, 1).logical_null_count() > 0 {
             out.fill(0);
             return Ok(());
         }

@@ -17,6 +17,18 @@ pub(crate) fn value_type(column: &DataType) -> &DataType {
     }
 }
 
+/// The value type under every dictionary and run-end encoding of a column
+/// of type `column` (a run-end-encoded dictionary of floats: the floats).
+pub(crate) fn innermost_value_type(mut column: &DataType) -> &DataType {
+    loop {
+        match column {
+            DataType::Dictionary(_, value) => column = value,
+            DataType::RunEndEncoded(_, values) => column = values.data_type(),
+            other => return other,
+        }
+    }
+}
+
 /// `Err` unless `literals` has the column's value type and `out` holds one
 /// byte per row.
 pub(crate) fn check(

@@ -71,7 +71,8 @@ fn map_runs<R: RunEndIndexType>(
     column: &RunArray<R>,
     kernel: &mut dyn FnMut(&dyn Array) -> Result<BooleanBuffer, ArrowError>,
 ) -> Result<BooleanBuffer, ArrowError> {
-    let member = kernel(column.values().as_ref())?;
+    // The values may be encoded again (a run-end-encoded dictionary).
+    let member = per_value(column.values().as_ref(), kernel)?;
     let (offset, len) = (column.offset(), column.len());
     let mut out = BooleanBufferBuilder::new(len);
     let mut pos = offset;

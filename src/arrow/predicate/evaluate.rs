@@ -499,7 +499,7 @@ fn in_blocks(
     let dictionary = arrays
         .iter()
         .any(|a| matches!(a.data_type(), DataType::Dictionary(..)));
-    if !blocks || rows <= block + block / 2 || dictionary {
+    if !blocks || rows <= block.saturating_add(block / 2) || dictionary {
         return leaf(arrays, rows, out);
     }
     let mut sliced = Vec::with_capacity(arrays.len());

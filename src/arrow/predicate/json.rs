@@ -906,10 +906,7 @@ fn read_literals(
                 } else {
                     NANOS_PER_DAY / unit_nanos(&$unit) - 1
                 };
-                // Paimon's TIME is milliseconds of the day: Java reads a
-                // literal's nanoseconds down to them.
-                let millis = time(v)? / 1_000_000 * 1_000_000;
-                in_unit(i128::from(millis), &$unit, "TIME", 0, max).map(|v| v as $t)
+                in_unit(i128::from(time(v)?), &$unit, "TIME", 0, max).map(|v| v as $t)
             })?)) as ArrayRef
         };
     }
