@@ -657,3 +657,88 @@ fn gather_handles_every_layout() {
         }
     }
 }
+
+/// `levels` levels of And(Or(And(..(leaf)))), built without recursion.
+fn chain(leaf: &Predicate, levels: usize) -> Predicate {
+    let mut p = leaf.clone();
+    for level in 1..levels {
+        p = if level % 2 == 0 {
+            Predicate::And(vec![p])
+        } else {
+            Predicate::Or(vec![p])
+        };
+    }
+    p
+}
+
+/// A tree of `Predicate::MAX_DEPTH` levels evaluates on a thread of a
+/// half the default 2 MiB stack (a debug build); one level more is
+/// an error from every walk that recurses, and a tree 100 000 levels deep
+/// is an error at once, not a stack overflow (`depth` and `fields` walk it
+/// without recursion).
+#[test]
+fn depth_is_bounded() {
+    let run = || {
+        let batch = batch_x(vec![Some(1), None, Some(3)]);
+        let p = PredicateBuilder::new(batch.schema());
+        let leaf = p.greater_than("x", &Int64Array::new_scalar(1)).unwrap();
+        let stats = bitbytes::arrow::StatsBatch::new(UInt64Array::from(vec![2, 2]))
+            .with_column(
+                "x",
+                bitbytes::arrow::ColumnStats::new(
+                    Arc::new(Int64Array::from(vec![0, 5])),
+                    Arc::new(Int64Array::from(vec![1, 9])),
+                )
+                .with_null_counts(UInt64Array::from(vec![0, 0])),
+            )
+            .unwrap();
+        use bitbytes::arrow::StatsVerdict::{AllMatch, NoMatch};
+
+        let deepest = chain(&leaf, Predicate::MAX_DEPTH);
+        assert_eq!(deepest.depth(), Predicate::MAX_DEPTH);
+        assert_eq!(deepest.test(&batch).unwrap(), [0, 0, 1]);
+        assert_eq!(deepest.test_stats(&stats).unwrap(), [NoMatch, AllMatch]);
+        deepest.validate(&batch.schema()).unwrap();
+        #[cfg(feature = "json")]
+        {
+            let json = deepest.to_paimon_json(&batch.schema()).unwrap();
+            assert_eq!(json.matches("COMPOUND").count(), Predicate::MAX_DEPTH - 1);
+        }
+        // The builder accepts it as a child, and refuses one level more.
+        // (Its top is an Or: an Or with it flattens, an And adds a level.)
+        assert!(matches!(deepest, Predicate::Or(_)));
+        let or = p.or(vec![deepest.clone(), leaf.clone()]).unwrap();
+        assert_eq!(or.depth(), Predicate::MAX_DEPTH);
+        let err = p.and(vec![deepest.clone(), leaf.clone()]).unwrap_err();
+        let want = format!("nested {} levels deep", Predicate::MAX_DEPTH + 1);
+        assert!(err.to_string().contains(&want), "{err}");
+
+        let over = chain(&leaf, Predicate::MAX_DEPTH + 1);
+        for err in [
+            over.test(&batch).map(drop),
+            over.test_stats(&stats).map(drop),
+            over.validate(&batch.schema()),
+            #[cfg(feature = "json")]
+            over.to_paimon_json(&batch.schema()).map(drop),
+        ] {
+            let err = err.unwrap_err().to_string();
+            assert!(err.contains(&want), "{err}");
+        }
+
+        // Far deeper: checked before any walk that recurses. Not dropped:
+        // `Drop` recurses once a level.
+        let abyss = chain(&leaf, 100_000);
+        assert_eq!(abyss.depth(), 100_000);
+        assert_eq!(abyss.fields(), ["x"]);
+        let err = abyss.test(&batch).unwrap_err().to_string();
+        assert!(err.contains("nested 100000 levels deep"), "{err}");
+        assert!(abyss.test_stats(&stats).is_err());
+        std::mem::forget(abyss);
+    };
+    std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(run)
+        .unwrap()
+        .join()
+        .unwrap();
+}

@@ -3,6 +3,7 @@
 
 use super::evaluate::{in_field, resolve};
 use super::literals::value_type;
+use super::predicate::check_depth;
 use super::{CompareOp, Function, Leaf, Predicate, Transform};
 use arrow_array::{Array, ArrayRef, Datum, NullArray, StringArray};
 use arrow_schema::{ArrowError, DataType, Field, SchemaRef};
@@ -466,8 +467,9 @@ impl PredicateBuilder {
     ///
     /// # Errors
     ///
-    /// When `children` is empty, or a child (built elsewhere) is not valid
-    /// for the builder's schema ([`Predicate::validate`]).
+    /// When `children` is empty, a child (built elsewhere) is not valid
+    /// for the builder's schema ([`Predicate::validate`]), or the result
+    /// would be deeper than [`Predicate::MAX_DEPTH`].
     ///
     /// # Examples
     ///
@@ -533,11 +535,14 @@ impl PredicateBuilder {
                 return Ok(only);
             }
         }
-        Ok(if and {
+        let group = if and {
             Predicate::And(flat)
         } else {
             Predicate::Or(flat)
-        })
+        };
+        // Children of `MAX_DEPTH` levels make one level too many.
+        check_depth(&group)?;
+        Ok(group)
     }
 
     /// The field named `name`.

@@ -27,11 +27,12 @@
 //! child's null rows are already `0`, so And / Or are byte-wise.
 
 use super::literals::check_out;
-use super::predicate::bytes_to_bits;
+use super::predicate::{bytes_to_bits, check_depth};
 use super::transform::cast::{cast_column, check_cast};
 use super::transform::eval::{literals_for, Resolved};
 use super::{Function, Leaf, PaimonType, Predicate, Transform};
 use arrow_array::{Array, ArrayRef, BooleanArray};
+use arrow_buffer::BooleanBuffer;
 use arrow_schema::{ArrowError, DataType, Schema};
 use arrow_select::filter::{FilterBuilder, FilterPredicate};
 use std::format;
@@ -165,42 +166,20 @@ enum LeafInput<'p> {
     Unwrapped(ArrayRef),
 }
 
-/// Checks the whole of `predicate` against `schema` and resolves its fields
-/// to column indices; reads no row.
+/// Checks the whole of `predicate` against `schema` (its depth first) and
+/// resolves its fields to column indices; reads no row.
 pub(crate) fn resolve<'p>(
     predicate: &'p Predicate,
     schema: &Schema,
 ) -> Result<Node<'p>, ArrowError> {
+    check_depth(predicate)?;
+    resolve_node(predicate, schema)
+}
+
+/// [`resolve`] below the depth check.
+fn resolve_node<'p>(predicate: &'p Predicate, schema: &Schema) -> Result<Node<'p>, ArrowError> {
     match predicate {
-        Predicate::Leaf(leaf) => {
-            // TRUE / FALSE over Paimon's NullTransform: a constant, no column.
-            if let (Transform::Null, Some(value)) = (&leaf.transform, leaf.function.constant()) {
-                return Ok(Node {
-                    kind: Kind::Constant(u8::from(value)),
-                    columns: vec![],
-                    reads_bytes: false,
-                    may_fail: false,
-                });
-            }
-            let Transform::Field(field) = &leaf.transform else {
-                return resolve_transform(leaf, schema);
-            };
-            let column = field_index(schema, &field.name)?;
-            let data_type = schema.field(column).data_type();
-            leaf.function
-                .validate(data_type, leaf.literals.as_ref())
-                .map_err(|e| in_field(&field.name, data_type, e))?;
-            Ok(Node {
-                kind: Kind::Leaf {
-                    function: leaf.function,
-                    literals: leaf.literals.as_ref(),
-                    input: LeafInput::Column,
-                },
-                columns: vec![column],
-                reads_bytes: is_bytes(data_type),
-                may_fail: false,
-            })
-        }
+        Predicate::Leaf(leaf) => resolve_leaf(leaf, schema),
         Predicate::And(children) | Predicate::Or(children) => {
             let and = matches!(predicate, Predicate::And(_));
             if children.is_empty() {
@@ -209,10 +188,12 @@ pub(crate) fn resolve<'p>(
                     if and { "And" } else { "Or" }
                 )));
             }
-            let nodes = children
-                .iter()
-                .map(|c| resolve(c, schema))
-                .collect::<Result<Vec<_>, _>>()?;
+            // A plain loop: iterator adapters would add a dozen frames a
+            // level to the recursion in a debug build.
+            let mut nodes = Vec::with_capacity(children.len());
+            for child in children {
+                nodes.push(resolve_node(child, schema)?);
+            }
             let mut columns: Vec<usize> = nodes.iter().flat_map(|n| n.columns.clone()).collect();
             columns.sort_unstable();
             columns.dedup();
@@ -231,6 +212,39 @@ pub(crate) fn resolve<'p>(
             })
         }
     }
+}
+
+/// [`resolve_node`] of a leaf, out of line: the recursion's frames stay
+/// small (a tree [`Predicate::MAX_DEPTH`] deep).
+#[inline(never)]
+fn resolve_leaf<'p>(leaf: &'p Leaf, schema: &Schema) -> Result<Node<'p>, ArrowError> {
+    // TRUE / FALSE over Paimon's NullTransform: a constant, no column.
+    if let (Transform::Null, Some(value)) = (&leaf.transform, leaf.function.constant()) {
+        return Ok(Node {
+            kind: Kind::Constant(u8::from(value)),
+            columns: vec![],
+            reads_bytes: false,
+            may_fail: false,
+        });
+    }
+    let Transform::Field(field) = &leaf.transform else {
+        return resolve_transform(leaf, schema);
+    };
+    let column = field_index(schema, &field.name)?;
+    let data_type = schema.field(column).data_type();
+    leaf.function
+        .validate(data_type, leaf.literals.as_ref())
+        .map_err(|e| in_field(&field.name, data_type, e))?;
+    Ok(Node {
+        kind: Kind::Leaf {
+            function: leaf.function,
+            literals: leaf.literals.as_ref(),
+            input: LeafInput::Column,
+        },
+        columns: vec![column],
+        reads_bytes: is_bytes(data_type),
+        may_fail: false,
+    })
 }
 
 /// The column of `schema` named `name`, or an error listing the columns.
@@ -420,44 +434,57 @@ fn evaluate(
             function,
             literals,
             input,
-        } => {
-            let arrays = node
-                .columns
-                .iter()
-                .map(|&c| column(columns, c).cloned())
-                .collect::<Result<Vec<_>, _>>()?;
-            if let Some(array) = arrays.iter().find(|a| a.len() != rows) {
-                return Err(ArrowError::InvalidArgumentError(format!(
-                    "internal: column of {} rows in a view of {rows}",
-                    array.len()
-                )));
-            }
-            match input {
-                LeafInput::Column => function.test_into(arrays[0].as_ref(), *literals, out),
-                LeafInput::Strings(transform) => {
-                    let blocks = transform.builds_offsets();
-                    in_blocks(&arrays, blocks, literals.len(), out, |arrays, rows, out| {
-                        let array = transform.evaluate(arrays, rows)?;
-                        let adapted = literals_for(*literals, array.data_type());
-                        let literals = adapted.as_deref().unwrap_or(*literals);
-                        function.test_into(array.as_ref(), literals, out)
-                    })
-                }
-                LeafInput::Cast { from, to } => {
-                    let array = cast_column(arrays[0].as_ref(), from, to)?;
-                    function.test_into(array.as_ref(), *literals, out)
-                }
-                LeafInput::Unwrapped(literals) => {
-                    function.test_into(arrays[0].as_ref(), literals.as_ref(), out)
-                }
-            }
-        }
+        } => evaluate_leaf(node, *function, *literals, input, columns, rows, out),
         Kind::Constant(byte) => {
             out.fill(*byte);
             Ok(())
         }
         Kind::And(children) => group(children, true, columns, rows, out, narrowing),
         Kind::Or(children) => group(children, false, columns, rows, out, narrowing),
+    }
+}
+
+/// [`evaluate`] of a leaf, out of line: the recursion's frames stay small
+/// (a tree [`Predicate::MAX_DEPTH`] deep).
+#[inline(never)]
+fn evaluate_leaf(
+    node: &Node<'_>,
+    function: Function,
+    literals: &dyn Array,
+    input: &LeafInput<'_>,
+    columns: &[Option<ArrayRef>],
+    rows: usize,
+    out: &mut [u8],
+) -> Result<(), ArrowError> {
+    let arrays = node
+        .columns
+        .iter()
+        .map(|&c| column(columns, c).cloned())
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(array) = arrays.iter().find(|a| a.len() != rows) {
+        return Err(ArrowError::InvalidArgumentError(format!(
+            "internal: column of {} rows in a view of {rows}",
+            array.len()
+        )));
+    }
+    match input {
+        LeafInput::Column => function.test_into(arrays[0].as_ref(), literals, out),
+        LeafInput::Strings(transform) => {
+            let blocks = transform.builds_offsets();
+            in_blocks(&arrays, blocks, literals.len(), out, |arrays, rows, out| {
+                let array = transform.evaluate(arrays, rows)?;
+                let adapted = literals_for(literals, array.data_type());
+                let literals = adapted.as_deref().unwrap_or(literals);
+                function.test_into(array.as_ref(), literals, out)
+            })
+        }
+        LeafInput::Cast { from, to } => {
+            let array = cast_column(arrays[0].as_ref(), from, to)?;
+            function.test_into(array.as_ref(), literals, out)
+        }
+        LeafInput::Unwrapped(literals) => {
+            function.test_into(arrays[0].as_ref(), literals.as_ref(), out)
+        }
     }
 }
 
@@ -541,19 +568,15 @@ fn group(
             break;
         }
         if narrowing.gathers(child, undecided, rows) {
-            let mask = BooleanArray::new(bits, None);
-            let filter = gather_filter(&mask, child, columns)?;
-            let mut view: Vec<Option<ArrayRef>> = vec![None; columns.len()];
-            for &c in &child.columns {
-                view[c] = Some(filter.filter(column(columns, c)?.as_ref())?);
-            }
-            if scratch.len() < undecided {
-                scratch.resize(undecided, 0);
-            }
-            evaluate(child, &view, undecided, &mut scratch, narrowing)?;
-            for (row, &byte) in mask.values().set_indices().zip(&scratch) {
-                out[row] = byte;
-            }
+            gathered(
+                child,
+                bits,
+                undecided,
+                columns,
+                out,
+                &mut scratch,
+                narrowing,
+            )?;
         } else {
             if scratch.len() < rows {
                 scratch.resize(rows, 0);
@@ -565,6 +588,35 @@ fn group(
                 or_bytes(out, &scratch[..rows]);
             }
         }
+    }
+    Ok(())
+}
+
+/// Evaluates `child` on the `undecided` rows set in `bits` only (their
+/// columns gathered) and writes its bytes to those rows of `out`. Out of
+/// [`group`]'s line: the recursion's frames stay small.
+#[inline(never)]
+fn gathered(
+    child: &Node<'_>,
+    bits: BooleanBuffer,
+    undecided: usize,
+    columns: &[Option<ArrayRef>],
+    out: &mut [u8],
+    scratch: &mut Vec<u8>,
+    narrowing: Narrowing,
+) -> Result<(), ArrowError> {
+    let mask = BooleanArray::new(bits, None);
+    let filter = gather_filter(&mask, child, columns)?;
+    let mut view: Vec<Option<ArrayRef>> = vec![None; columns.len()];
+    for &c in &child.columns {
+        view[c] = Some(filter.filter(column(columns, c)?.as_ref())?);
+    }
+    if scratch.len() < undecided {
+        scratch.resize(undecided, 0);
+    }
+    evaluate(child, &view, undecided, scratch, narrowing)?;
+    for (row, &byte) in mask.values().set_indices().zip(scratch.iter()) {
+        out[row] = byte;
     }
     Ok(())
 }

@@ -31,6 +31,7 @@ use super::json_text::{
     push_json_string, time_nanos,
 };
 use super::literals::value_type;
+use super::predicate::check_depth;
 use super::transform::cast::check_cast;
 use super::{
     CompareOp, FieldRef, Function, PaimonType, PaimonTypeRoot, PositionInput, Predicate, Transform,
@@ -133,8 +134,8 @@ impl Predicate {
     ///
     /// # Errors
     ///
-    /// [`ArrowError::InvalidArgumentError`] for an empty And / Or, a field
-    /// missing from `schema`, a column type Paimon has no type for, or a
+    /// [`ArrowError::InvalidArgumentError`] for an empty And / Or, a tree
+    /// deeper than [`Predicate::MAX_DEPTH`], a field missing from `schema`, a column type Paimon has no type for, or a
     /// literal array of a type the format cannot carry.
     ///
     /// # Examples
@@ -153,8 +154,10 @@ impl Predicate {
     ///     p.is_not_null("f0")?,
     /// ])?;
     /// let json = pred.to_paimon_json(&schema)?;
-    /// // Three children: AND(a, AND(b, c)), as Paimon's PredicateBuilder.and builds it.
+    /// // One AND of three children, as the tree holds them (Java's
+    /// // PredicateBuilder.and would nest AND(a, AND(b, c))).
     /// assert!(json.starts_with(r#"{"kind":"COMPOUND","function":"AND","children":[{"kind":"LEAF""#));
+    /// assert_eq!(json.matches("COMPOUND").count(), 1);
     /// assert!(json.contains(r#""type":"INT NOT NULL""#));
     /// // Read back, the fields keep the Paimon type they were given; the bytes are stable.
     /// let back = bitbytes::arrow::Predicate::from_paimon_json(&json, &schema)?;
@@ -162,6 +165,7 @@ impl Predicate {
     /// # Ok::<(), arrow_schema::ArrowError>(())
     /// ```
     pub fn to_paimon_json(&self, schema: &Schema) -> Result<String, ArrowError> {
+        check_depth(self)?;
         let mut out = String::new();
         Writer { schema }.predicate(self, "", &mut out)?;
         Ok(out)

@@ -13,6 +13,7 @@ use crate::pack;
 use arrow_array::{ArrayRef, BooleanArray, RecordBatch, UInt32Array};
 use arrow_buffer::{BooleanBuffer, Buffer};
 use arrow_schema::{ArrowError, Schema};
+use std::format;
 use std::string::String;
 use std::vec;
 use std::vec::Vec;
@@ -191,13 +192,82 @@ pub enum Predicate {
 }
 
 impl Predicate {
+    /// The deepest tree evaluated: [`depth`](Predicate::depth) at most this.
+    ///
+    /// Evaluation (rows and statistics), [`validate`](Predicate::validate),
+    /// [`PredicateBuilder`](super::PredicateBuilder)'s `and` / `or` and
+    /// `to_paimon_json` recurse once a level, so a deeper tree is an error
+    /// there rather than a stack overflow. 256 levels take well under a
+    /// thread's 2 MiB stack in a debug build; trees from `PredicateBuilder`
+    /// (which flattens an And inside an And) and from Paimon JSON (serde_json
+    /// reads 128 levels of JSON, about 60 of predicate; Java's
+    /// `PredicateBuilder` builds balanced binary trees) stay far below it.
+    /// [`depth`](Predicate::depth) and [`fields`](Predicate::fields) walk any
+    /// depth; [`negate`](Predicate::negate), `Display`, `Clone`, `PartialEq`
+    /// and `Drop` recurse unchecked. To combine many predicates, put them in
+    /// one `And(vec![..])` rather than a chain of pairs.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{ArrayRef, Int64Array, RecordBatch};
+    /// use bitbytes::arrow::{Function, Leaf, Predicate};
+    ///
+    /// let batch = RecordBatch::try_from_iter([("x", Arc::new(Int64Array::from(vec![1])) as ArrayRef)])?;
+    /// let leaf = Predicate::Leaf(Leaf::new(Function::IsNotNull, "x", Arc::new(Int64Array::from(Vec::<i64>::new()))));
+    /// // And(Or(And(...))): one level more each time.
+    /// let mut deep = leaf.clone();
+    /// for level in 1..Predicate::MAX_DEPTH {
+    ///     deep = if level % 2 == 0 { Predicate::And(vec![deep]) } else { Predicate::Or(vec![deep]) };
+    /// }
+    /// assert_eq!(deep.depth(), Predicate::MAX_DEPTH);
+    /// assert_eq!(deep.test(&batch)?, [1]);
+    /// let deeper = Predicate::And(vec![deep, leaf]);
+    /// let err = deeper.test(&batch).unwrap_err().to_string();
+    /// assert!(err.contains("257 levels deep"), "{err}");
+    /// # Ok::<(), arrow_schema::ArrowError>(())
+    /// ```
+    pub const MAX_DEPTH: usize = 256;
+
+    /// The number of levels of the tree: 1 for a leaf, one more than its
+    /// deepest child for an And / Or (an empty one counts 1). Walks the tree
+    /// without recursion, whatever its depth.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_schema::{DataType, Field, Schema};
+    /// use bitbytes::arrow::PredicateBuilder;
+    ///
+    /// let p = PredicateBuilder::new(Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, true)])));
+    /// let leaf = p.is_null("x")?;
+    /// assert_eq!(leaf.depth(), 1);
+    /// let tree = p.or(vec![p.and(vec![leaf.clone(), p.is_nan("x")?])?, leaf])?;
+    /// assert_eq!(tree.depth(), 3);
+    /// # Ok::<(), arrow_schema::ArrowError>(())
+    /// ```
+    pub fn depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut stack = vec![(self, 1usize)];
+        while let Some((node, depth)) = stack.pop() {
+            deepest = deepest.max(depth);
+            if let Predicate::And(children) | Predicate::Or(children) = node {
+                stack.extend(children.iter().map(|c| (c, depth + 1)));
+            }
+        }
+        deepest
+    }
+
     /// The negated predicate, by De Morgan down to the leaves: `not(a and b)`
     /// is `not(a) or not(b)`, `not(a or b)` is `not(a) and not(b)`, and each
     /// leaf takes its negated function ([`Function::negate`]). `None` when
     /// any leaf has no negation (IsNaN).
     ///
     /// The negation's output is not the byte-wise NOT of the predicate's: on
-    /// a null row both select nothing.
+    /// a null row both select nothing. Recurses once a level, unchecked (see
+    /// [`MAX_DEPTH`](Predicate::MAX_DEPTH)).
     ///
     /// # Examples
     ///
@@ -229,8 +299,13 @@ impl Predicate {
     /// # Ok::<(), arrow_schema::ArrowError>(())
     /// ```
     pub fn negate(&self) -> Option<Predicate> {
+        // A plain loop: fewer frames a level in a debug build.
         let all = |children: &[Predicate]| -> Option<Vec<Predicate>> {
-            children.iter().map(Predicate::negate).collect()
+            let mut negated = Vec::with_capacity(children.len());
+            for child in children {
+                negated.push(child.negate()?);
+            }
+            Some(negated)
         };
         Some(match self {
             Predicate::Leaf(leaf) => Predicate::Leaf(leaf.negate()?),
@@ -247,7 +322,7 @@ impl Predicate {
     /// # Errors
     ///
     /// [`ArrowError::InvalidArgumentError`] naming the problem (and the field,
-    /// for a leaf).
+    /// for a leaf); a tree deeper than [`MAX_DEPTH`](Predicate::MAX_DEPTH).
     ///
     /// # Examples
     ///
@@ -344,7 +419,8 @@ impl Predicate {
     /// when `out` is shorter than the batch or the tree is invalid for the
     /// batch's schema (see [`validate`](Predicate::validate): an empty And /
     /// Or, a field missing from the batch, literals that do not suit the
-    /// function or the column's type, a bad Like pattern). These checks run
+    /// function or the column's type, a bad Like pattern, a tree deeper than
+    /// [`MAX_DEPTH`](Predicate::MAX_DEPTH)). These checks run
     /// on the whole tree before any row is read, so an invalid predicate is
     /// an error even when an earlier child leaves no row undecided. An error
     /// an arrow-rs kernel raises during evaluation (none is known for a
@@ -515,17 +591,33 @@ impl Predicate {
         names
     }
 
-    /// Calls `f` on every leaf, depth first.
+    /// Calls `f` on every leaf, depth first, without recursion.
     fn visit_leaves<'a>(&'a self, f: &mut impl FnMut(&'a Leaf)) {
-        match self {
-            Predicate::Leaf(leaf) => f(leaf),
-            Predicate::And(children) | Predicate::Or(children) => {
-                for child in children {
-                    child.visit_leaves(f);
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            match node {
+                Predicate::Leaf(leaf) => f(leaf),
+                Predicate::And(children) | Predicate::Or(children) => {
+                    stack.extend(children.iter().rev())
                 }
             }
         }
     }
+}
+
+/// An error when `predicate` is deeper than [`Predicate::MAX_DEPTH`]: the
+/// check before every walk that recurses once a level.
+pub(crate) fn check_depth(predicate: &Predicate) -> Result<(), ArrowError> {
+    let depth = predicate.depth();
+    if depth > Predicate::MAX_DEPTH {
+        return Err(ArrowError::InvalidArgumentError(format!(
+            "the predicate is nested {depth} levels deep, more than the {} that are \
+             evaluated (evaluation recurses once a level): put many children in one \
+             And / Or rather than a chain of pairs",
+            Predicate::MAX_DEPTH
+        )));
+    }
+    Ok(())
 }
 
 impl From<Leaf> for Predicate {

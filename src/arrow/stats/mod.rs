@@ -46,6 +46,7 @@ pub(crate) use bounds::{
 
 use super::evaluate::in_field;
 use super::literals::value_type;
+use super::predicate::check_depth;
 use super::{Function, Leaf, Predicate};
 use arrow_array::{Array, ArrayRef, UInt64Array};
 use arrow_buffer::NullBuffer;
@@ -612,9 +613,10 @@ impl Predicate {
     /// # Errors
     ///
     /// [`ArrowError::InvalidArgumentError`], with nothing written, when `out`
-    /// is shorter than the batch, an And / Or is empty, or a leaf's literals
-    /// do not suit its function over the type of its field's stats (naming
-    /// the field and the types). The whole tree is checked first.
+    /// is shorter than the batch, an And / Or is empty, the tree is deeper
+    /// than [`Predicate::MAX_DEPTH`], or a leaf's literals do not suit its
+    /// function over the type of its field's stats (naming the field and the
+    /// types). The whole tree is checked first.
     pub fn test_stats_into(
         &self,
         stats: &StatsBatch,
@@ -637,6 +639,7 @@ impl Predicate {
     /// The tree checked, then its may / all bits over every container.
     fn stats_bits(&self, stats: &StatsBatch) -> Result<RuleBits, ArrowError> {
         let n = stats.len();
+        check_depth(self)?;
         validate(self, stats)?;
         let mut active = scratch::words(stats.words(), !0);
         if !n.is_multiple_of(64) {
@@ -872,7 +875,11 @@ fn validate(predicate: &Predicate, stats: &StatsBatch) -> Result<(), ArrowError>
                     "empty And / Or: it needs at least one child".into(),
                 ));
             }
-            children.iter().try_for_each(|c| validate(c, stats))
+            // A plain loop: fewer frames a level in a debug build.
+            for child in children {
+                validate(child, stats)?;
+            }
+            Ok(())
         }
     }
 }
@@ -891,33 +898,7 @@ fn evaluate(
     active: &[u64],
 ) -> Result<RuleBits, ArrowError> {
     match predicate {
-        Predicate::Leaf(leaf) => {
-            // TRUE selects every row of every container, null rows too (Java
-            // keeps even an all-null container), whatever the leaf reads.
-            // FALSE selects none: Java prunes every container when the leaf
-            // reads no field (its NULL transform); over a field Java asks the
-            // function only where it reaches it (bounds known, or an all-null
-            // container) and keeps the rest, which we follow (the contract
-            // lists no extra pruning for it).
-            if let Some(value) = leaf.function.constant() {
-                if !value && leaf.field().is_some() {
-                    return Ok(match leaf_column(leaf, stats) {
-                        Some((_, column)) => column.no_row(),
-                        None => RuleBits::may_match(stats.words()),
-                    });
-                }
-                let word = if value { !0 } else { 0 };
-                let words = vec![word; active.len()];
-                return Ok(RuleBits {
-                    may: words.clone(),
-                    all: words,
-                });
-            }
-            let Some((_, column)) = leaf_column(leaf, stats) else {
-                return Ok(RuleBits::may_match(stats.words()));
-            };
-            leaf_stats(leaf.function, column, leaf.literals.as_ref(), active)
-        }
+        Predicate::Leaf(leaf) => evaluate_leaf(leaf, stats, active),
         Predicate::And(children) => {
             // A container is decided once a child says NoMatch. The first
             // child's bits become the accumulator (no more bitmaps).
@@ -967,6 +948,37 @@ fn evaluate(
             Ok(RuleBits { may, all })
         }
     }
+}
+
+/// [`evaluate`] of a leaf, out of line: the recursion's frames stay small
+/// (a tree [`Predicate::MAX_DEPTH`] deep).
+#[inline(never)]
+fn evaluate_leaf(leaf: &Leaf, stats: &StatsBatch, active: &[u64]) -> Result<RuleBits, ArrowError> {
+    // TRUE selects every row of every container, null rows too (Java
+    // keeps even an all-null container), whatever the leaf reads.
+    // FALSE selects none: Java prunes every container when the leaf
+    // reads no field (its NULL transform); over a field Java asks the
+    // function only where it reaches it (bounds known, or an all-null
+    // container) and keeps the rest, which we follow (the contract
+    // lists no extra pruning for it).
+    if let Some(value) = leaf.function.constant() {
+        if !value && leaf.field().is_some() {
+            return Ok(match leaf_column(leaf, stats) {
+                Some((_, column)) => column.no_row(),
+                None => RuleBits::may_match(stats.words()),
+            });
+        }
+        let word = if value { !0 } else { 0 };
+        let words = vec![word; active.len()];
+        return Ok(RuleBits {
+            may: words.clone(),
+            all: words,
+        });
+    }
+    let Some((_, column)) = leaf_column(leaf, stats) else {
+        return Ok(RuleBits::may_match(stats.words()));
+    };
+    leaf_stats(leaf.function, column, leaf.literals.as_ref(), active)
 }
 
 /// One leaf's bits: the rule of its function's family.
