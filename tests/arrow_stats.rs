@@ -621,6 +621,41 @@ fn nan_excluded_bounds_keep_nan_rows() {
         )
         .unwrap();
     assert_eq!(gt(5.0).test_stats(&paimon).unwrap(), [MayMatch]);
+
+    // A NaN bound under `nan_excluded` (a legacy writer's): unknown bounds.
+    // Rows {1.0, NaN} with min = max = NaN: 1.0 < 5, so not NoMatch; with
+    // the bounds unknown, only the null counts decide (no row is null).
+    let legacy = |min: f64, max: f64| {
+        StatsBatch::new(UInt64Array::from(vec![2, 2]))
+            .with_column(
+                "f",
+                ColumnStats::new(
+                    Arc::new(Float64Array::from(vec![min, 1.0])),
+                    Arc::new(Float64Array::from(vec![max, 2.0])),
+                )
+                .with_null_counts(UInt64Array::from(vec![0, 0]))
+                .with_nan_counts(UInt64Array::from(vec![1, 0]))
+                .nan_excluded(),
+            )
+            .unwrap()
+    };
+    let is_null = Predicate::Leaf(Leaf::new(
+        Function::IsNull,
+        "f",
+        Arc::new(Float64Array::from(Vec::<f64>::new())),
+    ));
+    for (min, max) in [(f64::NAN, f64::NAN), (1.0, f64::NAN), (f64::NAN, 2.0)] {
+        let s = legacy(min, max);
+        // The second container's bounds stay known.
+        assert_eq!(
+            lt.test_stats(&s).unwrap(),
+            [MayMatch, AllMatch],
+            "[{min}, {max}]"
+        );
+        assert_eq!(gt(5.0).test_stats(&s).unwrap(), [MayMatch, NoMatch]);
+        assert_eq!(gt(0.0).test_stats(&s).unwrap(), [MayMatch, AllMatch]);
+        assert_eq!(is_null.test_stats(&s).unwrap(), [NoMatch, NoMatch]);
+    }
 }
 
 #[test]
@@ -687,6 +722,18 @@ fn errors_name_the_field_and_types() {
     );
     assert!(StatsBatch::new(rows.clone())
         .with_field(&dict, ints.clone())
+        .is_ok());
+    // Under a run-end encoding of a dictionary: the innermost value type.
+    let ree = Field::new(
+        "r",
+        DataType::RunEndEncoded(
+            Arc::new(Field::new("run_ends", DataType::Int32, false)),
+            Arc::new(Field::new("values", dict.data_type().clone(), true)),
+        ),
+        true,
+    );
+    assert!(StatsBatch::new(rows.clone())
+        .with_field(&ree, ints.clone())
         .is_ok());
     let utf8 = Field::new("u", DataType::Utf8, true);
     let err = StatsBatch::new(rows.clone())

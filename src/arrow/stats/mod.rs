@@ -45,7 +45,7 @@ pub(crate) use bounds::{
 };
 
 use super::evaluate::in_field;
-use super::literals::value_type;
+use super::literals::innermost_value_type;
 use super::predicate::check_depth;
 use super::{Function, Leaf, Predicate};
 use arrow_array::{Array, ArrayRef, UInt64Array};
@@ -144,7 +144,9 @@ impl ColumnStats {
     /// Parquet spec tells readers, a zero min is read as `-0.0` and a zero
     /// max as `+0.0` (the bounds widened in Java's order, where `-0.0 <
     /// +0.0`), so a container holding `-0.0` with a min written as `+0.0`
-    /// is not pruned by `x < 0.0`.
+    /// is not pruned by `x < 0.0`. A NaN min or max, which such writers
+    /// should not write (legacy Parquet and ORC writers did), makes that
+    /// container's bounds unknown, as the Parquet format tells readers.
     pub fn nan_excluded(self) -> Self {
         ColumnStats {
             nan_excluded: true,
@@ -269,8 +271,8 @@ impl StatsBatch {
     }
 
     /// [`with_column`](StatsBatch::with_column) for a schema field: its
-    /// stats must have its type (the dictionary's value type for a
-    /// dictionary field).
+    /// stats must have its type (the value type under a dictionary or
+    /// run-end encoding, at any depth).
     ///
     /// # Errors
     ///
@@ -291,7 +293,9 @@ impl StatsBatch {
     /// assert!(err.to_string().contains("`x`") && err.to_string().contains("Int32"));
     /// ```
     pub fn with_field(self, field: &Field, stats: ColumnStats) -> Result<Self, ArrowError> {
-        let want = value_type(field.data_type());
+        // Through every encoding: a run-end encoding of a dictionary of
+        // strings has string stats.
+        let want = innermost_value_type(field.data_type());
         if stats.min.data_type() != want {
             return Err(ArrowError::InvalidArgumentError(format!(
                 "statistics of field `{}` ({}): min / max have type {}, the field's values {}",
@@ -376,6 +380,30 @@ fn signed_zeros(array: &ArrayRef, is_min: bool) -> ArrayRef {
     }
 }
 
+/// One bit per entry of a float array, 64 a word: set where the value is
+/// not NaN (null entries too; their bits are cleared by the validity).
+fn not_nan_words(array: &ArrayRef) -> Vec<u64> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Float16Type, Float32Type, Float64Type};
+    fn words<T: Copy>(values: &[T], nan: impl Fn(T) -> bool) -> Vec<u64> {
+        values
+            .chunks(64)
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |w, (j, &v)| w | u64::from(!nan(v)) << j)
+            })
+            .collect()
+    }
+    match array.data_type() {
+        DataType::Float16 => words(array.as_primitive::<Float16Type>().values(), |v| v.is_nan()),
+        DataType::Float32 => words(array.as_primitive::<Float32Type>().values(), f32::is_nan),
+        DataType::Float64 => words(array.as_primitive::<Float64Type>().values(), f64::is_nan),
+        _ => vec![!0; array.len().div_ceil(64)],
+    }
+}
+
 impl StatsColumn {
     fn new(field: &str, stats: ColumnStats, row_counts: &UInt64Array) -> Result<Self, ArrowError> {
         let n = row_counts.len();
@@ -418,7 +446,7 @@ impl StatsColumn {
                  dictionary's value type"
             )));
         }
-        let known = and_words(
+        let mut known = and_words(
             &valid_words(stats.min.logical_nulls().as_ref(), n),
             &valid_words(stats.max.logical_nulls().as_ref(), n),
         );
@@ -442,6 +470,16 @@ impl StatsColumn {
             min_type,
             DataType::Float16 | DataType::Float32 | DataType::Float64
         );
+        if stats.nan_excluded && is_float {
+            // A NaN bound where NaN should have been left out (legacy
+            // Parquet and ORC writers wrote them): the bounds are unknown,
+            // as the Parquet format tells readers.
+            for array in [&stats.min, &stats.max] {
+                for (k, w) in known.iter_mut().zip(not_nan_words(array)) {
+                    *k &= w;
+                }
+            }
+        }
         let may_nan = (stats.nan_excluded && is_float).then(|| match &stats.nan_counts {
             Some(c) => count_words(c, |_, v| v == 0).iter().map(|w| !w).collect(),
             None => vec![!0; n.div_ceil(64)],
@@ -572,7 +610,10 @@ impl Predicate {
     /// `verdict != NoMatch` is its answer; see docs/stats.md for the rules,
     /// NaN and truncated bounds. TRUE is AllMatch and FALSE NoMatch on every
     /// container. A field the batch has no stats for, and any other leaf over
-    /// a transform other than a plain field, are MayMatch.
+    /// a transform other than a plain field, are MayMatch. Such leaves'
+    /// literals are not checked (the batch knows no type for them to suit):
+    /// [`validate`](Predicate::validate) the predicate against the table's
+    /// schema once, before testing it on many batches.
     ///
     /// # Errors
     ///
