@@ -674,8 +674,8 @@ fn chain(leaf: &Predicate, levels: usize) -> Predicate {
 /// A tree of `Predicate::MAX_DEPTH` levels evaluates on a thread of a
 /// half the default 2 MiB stack (a debug build); one level more is
 /// an error from every walk that recurses, and a tree 100 000 levels deep
-/// is an error at once, not a stack overflow (`depth` and `fields` walk it
-/// without recursion).
+/// is an error at once, not a stack overflow (`depth`, `fields` and
+/// `Display` walk it without recursion).
 #[test]
 fn depth_is_bounded() {
     let run = || {
@@ -730,6 +730,13 @@ fn depth_is_bounded() {
         let abyss = chain(&leaf, 100_000);
         assert_eq!(abyss.depth(), 100_000);
         assert_eq!(abyss.fields(), ["x"]);
+        let text = abyss.to_string();
+        assert!(
+            text.starts_with("((((") && text.contains("x > 1"),
+            "{}",
+            &text[..40]
+        );
+        assert_eq!(text.matches('(').count(), 100_000 - 2);
         let err = abyss.test(&batch).unwrap_err().to_string();
         assert!(err.contains("nested 100000 levels deep"), "{err}");
         assert!(abyss.test_stats(&stats).is_err());

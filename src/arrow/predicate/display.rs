@@ -26,30 +26,45 @@ use arrow_schema::{DataType, TimeUnit};
 use super::{
     CompareOp, Function, Leaf, PositionInput, Predicate, Transform, TransformInput, TrimSide,
 };
+use std::vec;
 use std::vec::Vec;
 
 impl fmt::Display for Predicate {
+    /// `a AND b AND c`, a compound child in parentheses. Written without
+    /// recursion, so a tree of any depth prints.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Predicate::Leaf(leaf) => fmt::Display::fmt(leaf, f),
-            Predicate::And(children) => join(f, children, "AND"),
-            Predicate::Or(children) => join(f, children, "OR"),
+        enum Item<'a> {
+            Node(&'a Predicate),
+            Text(&'static str),
         }
+        let mut stack = vec![Item::Node(self)];
+        while let Some(item) = stack.pop() {
+            let (children, word) = match item {
+                Item::Text(text) => {
+                    f.write_str(text)?;
+                    continue;
+                }
+                Item::Node(Predicate::Leaf(leaf)) => {
+                    fmt::Display::fmt(leaf, f)?;
+                    continue;
+                }
+                Item::Node(Predicate::And(children)) => (children, " AND "),
+                Item::Node(Predicate::Or(children)) => (children, " OR "),
+            };
+            // Pushed last child first: popped in order.
+            for (i, child) in children.iter().enumerate().rev() {
+                if matches!(child, Predicate::Leaf(_)) {
+                    stack.push(Item::Node(child));
+                } else {
+                    stack.extend([Item::Text(")"), Item::Node(child), Item::Text("(")]);
+                }
+                if i > 0 {
+                    stack.push(Item::Text(word));
+                }
+            }
+        }
+        Ok(())
     }
-}
-
-/// `a AND b AND c`, a compound child in parentheses.
-fn join(f: &mut fmt::Formatter<'_>, children: &[Predicate], word: &str) -> fmt::Result {
-    for (i, child) in children.iter().enumerate() {
-        if i > 0 {
-            write!(f, " {word} ")?;
-        }
-        match child {
-            Predicate::Leaf(leaf) => fmt::Display::fmt(leaf, f)?,
-            compound => write!(f, "({compound})")?,
-        }
-    }
-    Ok(())
 }
 
 impl fmt::Display for Leaf {

@@ -202,9 +202,9 @@ impl Predicate {
     /// (which flattens an And inside an And) and from Paimon JSON (serde_json
     /// reads 128 levels of JSON, about 60 of predicate; Java's
     /// `PredicateBuilder` builds balanced binary trees) stay far below it.
-    /// [`depth`](Predicate::depth) and [`fields`](Predicate::fields) walk any
-    /// depth; [`negate`](Predicate::negate), `Display`, `Clone`, `PartialEq`
-    /// and `Drop` recurse unchecked. To combine many predicates, put them in
+    /// [`depth`](Predicate::depth), [`fields`](Predicate::fields) and
+    /// `Display` walk any depth; [`negate`](Predicate::negate), `Clone`,
+    /// `PartialEq` and `Drop` recurse unchecked. To combine many predicates, put them in
     /// one `And(vec![..])` rather than a chain of pairs.
     ///
     /// # Examples
