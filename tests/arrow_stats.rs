@@ -755,6 +755,64 @@ fn errors_name_the_field_and_types() {
         err.to_string().contains("`x`") && err.to_string().contains("Int32"),
         "{err}"
     );
+
+    // A leaf without stats (a field the batch lacks, a transform): what
+    // needs no type is still checked, naming the field or transform.
+    use bitbytes::arrow::{Transform, TransformInput};
+    let upper = || Transform::Upper(TransformInput::field("x"));
+    let strings = |v: &str| -> ArrayRef { Arc::new(StringArray::from(vec![v])) };
+    let bad = [
+        (
+            Leaf::new(
+                Function::Compare(CompareOp::Equal),
+                "nope",
+                Arc::new(Int64Array::from(Vec::<i64>::new())),
+            ),
+            "field `nope` (no statistics): comparison Equal needs one literal",
+        ),
+        (
+            Leaf::new(
+                Function::Between,
+                "nope",
+                Arc::new(Int64Array::from(vec![1])),
+            ),
+            "needs exactly two literals",
+        ),
+        (
+            Leaf::new(Function::Like, "nope", strings(r"a\q")),
+            "not an escape",
+        ),
+        (
+            Leaf::new(
+                Function::StartsWith,
+                "nope",
+                Arc::new(Int64Array::from(vec![1])),
+            ),
+            "StartsWith",
+        ),
+        (
+            Leaf::with_transform(Function::Like, upper(), strings(r"a\q")),
+            "UPPER(x)",
+        ),
+    ];
+    for (leaf, want) in bad {
+        let p = Predicate::Leaf(leaf);
+        let err = p.test_stats(&s).unwrap_err().to_string();
+        assert!(err.contains(want), "{p}: {err}");
+    }
+    // Good literals on a leaf without stats: MayMatch, as before.
+    for leaf in [
+        Leaf::new(Function::Like, "nope", strings("a%")),
+        Leaf::with_transform(Function::StartsWith, upper(), strings("A")),
+        Leaf::new(
+            Function::In,
+            "nope",
+            Arc::new(Int64Array::from(Vec::<i64>::new())),
+        ),
+    ] {
+        let p = Predicate::Leaf(leaf);
+        assert_eq!(p.test_stats(&s).unwrap(), [MayMatch, MayMatch], "{p}");
+    }
 }
 
 /// Java's array functions at statistics: nothing prunes by value (a list

@@ -309,30 +309,15 @@ impl Function {
             | Function::AlwaysTrue
             | Function::AlwaysFalse => Ok(()),
             Function::ArrayContains | Function::ArrayContainsAll | Function::ArraysOverlap => {
-                if self == Function::ArrayContains && literals.len() != 1 {
-                    return Err(ArrowError::InvalidArgumentError(format!(
-                        "{self:?} needs exactly one literal, got {}",
-                        literals.len()
-                    )));
-                }
+                self.validate_literals(literals)?;
                 check_array(&format!("{self:?}"), column_type, literals)
             }
-            Function::Compare(op) => {
-                if literals.is_empty() {
-                    return Err(ArrowError::InvalidArgumentError(format!(
-                        "comparison {op:?} needs one literal, got none"
-                    )));
-                }
-                self.check_ordered(column_type, literals)
-            }
-            Function::In | Function::NotIn => self.check_ordered(column_type, literals),
-            Function::Between | Function::NotBetween => {
-                if literals.len() != 2 {
-                    return Err(ArrowError::InvalidArgumentError(format!(
-                        "{self:?} needs exactly two literals [lower, upper], got {}",
-                        literals.len()
-                    )));
-                }
+            Function::Compare(_)
+            | Function::In
+            | Function::NotIn
+            | Function::Between
+            | Function::NotBetween => {
+                self.validate_literals(literals)?;
                 self.check_ordered(column_type, literals)
             }
             _ => {
@@ -343,12 +328,48 @@ impl Function {
                          dictionary of one), got {column_type}"
                     )));
                 }
-                if literals.len() != 1 {
+                self.validate_literals(literals)
+            }
+        }
+    }
+
+    /// The checks of [`validate`](Function::validate) that need no column
+    /// type: how many literals, a string function's literal a string, a
+    /// Like pattern's escapes. What a leaf over a field without statistics
+    /// is checked for ([`Predicate::test_stats`](super::Predicate::test_stats)).
+    pub(crate) fn validate_literals(self, literals: &dyn Array) -> Result<(), ArrowError> {
+        let count = |want: usize, what: &str| {
+            if literals.len() == want {
+                Ok(())
+            } else {
+                Err(ArrowError::InvalidArgumentError(format!(
+                    "{self:?} needs exactly {what}, got {}",
+                    literals.len()
+                )))
+            }
+        };
+        match self {
+            Function::IsNull
+            | Function::IsNotNull
+            | Function::IsNaN
+            | Function::AlwaysTrue
+            | Function::AlwaysFalse
+            | Function::In
+            | Function::NotIn
+            | Function::ArrayContainsAll
+            | Function::ArraysOverlap => Ok(()),
+            Function::ArrayContains => count(1, "one literal"),
+            Function::Compare(op) => {
+                if literals.is_empty() {
                     return Err(ArrowError::InvalidArgumentError(format!(
-                        "{self:?} needs exactly one literal, got {}",
-                        literals.len()
+                        "comparison {op:?} needs one literal, got none"
                     )));
                 }
+                Ok(())
+            }
+            Function::Between | Function::NotBetween => count(2, "two literals [lower, upper]"),
+            _ => {
+                count(1, "one literal")?;
                 let text = string_literal(literals)
                     .map_err(|e| ArrowError::InvalidArgumentError(format!("{self:?}: {e}")))?;
                 if let (Some(text), Function::Like | Function::NotLike) = (text, self) {

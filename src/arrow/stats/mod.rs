@@ -611,9 +611,11 @@ impl Predicate {
     /// NaN and truncated bounds. TRUE is AllMatch and FALSE NoMatch on every
     /// container. A field the batch has no stats for, and any other leaf over
     /// a transform other than a plain field, are MayMatch. Such leaves'
-    /// literals are not checked (the batch knows no type for them to suit):
-    /// [`validate`](Predicate::validate) the predicate against the table's
-    /// schema once, before testing it on many batches.
+    /// literals are checked for what needs no type (how many, a string
+    /// function's string, a Like pattern), not for their type (the batch
+    /// knows none for them to suit): [`validate`](Predicate::validate) the
+    /// predicate against the table's schema once, before testing it on many
+    /// batches.
     ///
     /// # Errors
     ///
@@ -655,9 +657,11 @@ impl Predicate {
     ///
     /// [`ArrowError::InvalidArgumentError`], with nothing written, when `out`
     /// is shorter than the batch, an And / Or is empty, the tree is deeper
-    /// than [`Predicate::MAX_DEPTH`], or a leaf's literals do not suit its
+    /// than [`Predicate::MAX_DEPTH`], a leaf's literals do not suit its
     /// function over the type of its field's stats (naming the field and the
-    /// types). The whole tree is checked first.
+    /// types), or, for a leaf without stats, their number, a string
+    /// function's literal or a Like pattern is wrong (naming the field or
+    /// transform). The whole tree is checked first.
     pub fn test_stats_into(
         &self,
         stats: &StatsBatch,
@@ -904,7 +908,22 @@ fn validate(predicate: &Predicate, stats: &StatsBatch) -> Result<(), ArrowError>
     match predicate {
         Predicate::Leaf(leaf) => {
             let Some((name, column)) = leaf_column(leaf, stats) else {
-                return Ok(());
+                // No stats to give the literals a type: the checks that need
+                // none (how many, a string, a Like pattern).
+                return leaf
+                    .function
+                    .validate_literals(leaf.literals.as_ref())
+                    .map_err(|e| {
+                        let message = match e {
+                            ArrowError::InvalidArgumentError(m) => m,
+                            other => format!("{other}"),
+                        };
+                        let at = match leaf.field() {
+                            Some(name) => format!("field `{name}` (no statistics)"),
+                            None => format!("{}", leaf.transform),
+                        };
+                        ArrowError::InvalidArgumentError(format!("{at}: {message}"))
+                    });
             };
             leaf.function
                 .validate(column.data_type(), leaf.literals.as_ref())
