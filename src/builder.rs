@@ -260,8 +260,12 @@ impl BitmapBuilder {
         self.len() == 0
     }
 
-    /// The number of bits the builder holds before it next reallocates (at least
-    /// the `bits` given to [`with_capacity`](Self::with_capacity)).
+    /// The number of bits the builder can hold before an append next
+    /// reallocates (at least the `bits` given to
+    /// [`with_capacity`](Self::with_capacity)). It counts the up to 63 bits
+    /// the pending word holds beyond the buffer's whole words; when such bits
+    /// are pending past the buffer's end, [`finish`](Self::finish) grows it
+    /// by their bytes. (`with_capacity(n)` then `n` appends never does.)
     ///
     /// # Examples
     ///

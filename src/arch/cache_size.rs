@@ -83,7 +83,14 @@ mod x86 {
             let partitions = ((r.ebx >> 12) & 0x3ff) as usize + 1;
             let line = (r.ebx & 0xfff) as usize + 1;
             let sets = r.ecx as usize + 1;
-            let size = ways * partitions * line * sets;
+            // Checked: a hypervisor may report any values.
+            let Some(size) = ways
+                .checked_mul(partitions)
+                .and_then(|s| s.checked_mul(line))
+                .and_then(|s| s.checked_mul(sets))
+            else {
+                continue;
+            };
             if best.is_none_or(|(l, _)| level > l) {
                 best = Some((level, size));
             }

@@ -182,7 +182,7 @@ impl IndicesKernel {
 
     /// The AVX-512 VBMI2 `vpcompressb` kernel, or `None` where the CPU (or,
     /// without `std`, the compile-time target features) lacks AVX-512 F, BW,
-    /// VBMI2 or VPOPCNTDQ.
+    /// VBMI2 or VPOPCNTDQ, BMI1 or POPCNT.
     pub fn avx512vbmi2() -> Option<IndicesKernel> {
         #[cfg(target_arch = "x86_64")]
         {

@@ -123,7 +123,7 @@ impl Kernel {
     }
 
     /// The AVX-512BW kernel, or `None` where the CPU (or, without `std`, the
-    /// compile-time target features) lacks AVX-512BW.
+    /// compile-time target features) lacks AVX-512 F, AVX-512 BW or GFNI.
     pub fn avx512() -> Option<Kernel> {
         #[cfg(target_arch = "x86_64")]
         {
