@@ -39,6 +39,11 @@ pub use crate::pack::pack_with;
 /// - [`Error::ValuesTooShort`] / [`Error::ValidityTooShort`] when a bitmap is
 ///   shorter than `ceil((bit_offset + len) / 8)` bytes.
 ///
+/// These checks hold for `len == 0` too: zero rows at an offset inside the
+/// bitmaps is `Ok` and writes nothing, zero rows at an offset past their
+/// end is `ValuesTooShort` (as an arrow-rs buffer's slice past its end
+/// panics), so a bad offset is found before any row is asked for.
+///
 /// # Examples
 ///
 /// ```
@@ -53,6 +58,9 @@ pub use crate::pack::pack_with;
 /// // NOT IN: the negation of the valid rows; the null row stays 0.
 /// unpack(&values, Some(&validity), 0, 8, true, &mut out)?;
 /// assert_eq!(out, [1, 0, 1, 0, 1, 1, 0, 0]);
+/// // Zero rows: at the end of the bitmap fine, past it an error.
+/// unpack(&values, None, 8, 0, false, &mut [])?;
+/// assert!(unpack(&values, None, 9, 0, false, &mut []).is_err());
 /// # Ok::<(), bitbytes::Error>(())
 /// ```
 #[inline]
