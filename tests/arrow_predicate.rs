@@ -701,8 +701,22 @@ fn depth_is_bounded() {
         deepest.validate(&batch.schema()).unwrap();
         #[cfg(feature = "json")]
         {
-            let json = deepest.to_paimon_json(&batch.schema()).unwrap();
+            let schema = batch.schema();
+            let json = deepest.to_paimon_json(&schema).unwrap();
             assert_eq!(json.matches("COMPOUND").count(), Predicate::MAX_DEPTH - 1);
+            // serde_json reads 128 levels of JSON: about 60 of And / Or.
+            let err = Predicate::from_paimon_json(&json, &schema).unwrap_err();
+            assert!(
+                err.to_string().contains("about 60 levels of And / Or"),
+                "{err}"
+            );
+            // Over a plain field: 63 levels read back, 64 do not.
+            let json = chain(&leaf, 63).to_paimon_json(&schema).unwrap();
+            let back = Predicate::from_paimon_json(&json, &schema).unwrap();
+            assert_eq!(back.depth(), 63);
+            assert_eq!(back.to_paimon_json(&schema).unwrap(), json);
+            let json = chain(&leaf, 64).to_paimon_json(&schema).unwrap();
+            assert!(Predicate::from_paimon_json(&json, &schema).is_err());
         }
         // The builder accepts it as a child, and refuses one level more.
         // (Its top is an Or: an Or with it flattens, an And adds a level.)

@@ -87,7 +87,11 @@ impl Predicate {
     ///
     /// [`ArrowError::ParseError`] whose message starts with the JSON path of
     /// the problem (`children[1].literals[0]: expected INT, got "abc"`) for:
-    /// malformed JSON; a missing key or a value of the wrong JSON type; an
+    /// malformed JSON, or JSON nested more than serde_json's 128 levels
+    /// (63 levels of And / Or over plain fields, fewer over transforms:
+    /// [`to_paimon_json`](Predicate::to_paimon_json) writes deeper trees,
+    /// which Paimon's Jackson 2.14, with no nesting limit, reads); a missing
+    /// key or a value of the wrong JSON type; an
     /// unknown kind, function or transform; an empty AND / OR (Java would
     /// build one; this crate deliberately does not); a field missing from
     /// `schema`, or whose Paimon type does not match its column; a literal
@@ -114,8 +118,16 @@ impl Predicate {
     /// # Ok::<(), arrow_schema::ArrowError>(())
     /// ```
     pub fn from_paimon_json(json: &str, schema: &Schema) -> Result<Predicate, ArrowError> {
-        let value: Value =
-            serde_json::from_str(json).map_err(|e| error("", &format!("malformed JSON: {e}")))?;
+        let value: Value = serde_json::from_str(json).map_err(|e| {
+            // serde_json reads 128 levels of nesting; an And / Or takes two
+            // (its object and its children's array), a leaf a few more.
+            let hint = if e.to_string().starts_with("recursion limit exceeded") {
+                " (JSON nested more than 128 levels deep: about 60 levels of And / Or)"
+            } else {
+                ""
+            };
+            error("", &format!("malformed JSON: {e}{hint}"))
+        })?;
         let raw = Reader { schema }.predicate(&value, "")?;
         Ok(raw)
     }
