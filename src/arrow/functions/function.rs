@@ -47,9 +47,10 @@ use std::vec::Vec;
 /// +0.0`, and every NaN is one value above `+inf`.
 ///
 /// Literals of Compare, In and Between have the column's value type (the
-/// dictionary's value type for a dictionary column). The string functions
-/// take Utf8, LargeUtf8 or Utf8View columns (and dictionaries and run-end
-/// encodings of them) and one literal in any of those layouts. Like is
+/// value type under a dictionary or run-end encoding, or both: a run-end
+/// encoding of a dictionary). The string functions take Utf8, LargeUtf8 or
+/// Utf8View columns (and dictionaries and run-end encodings of them) and
+/// one literal in any of those layouts. Like is
 /// Java's: whole-string, case-sensitive; `%` is any sequence (newlines
 /// included), `_` one code point that is not a line terminator; only `\%`,
 /// `\_` and `\\` are escapes.
@@ -383,12 +384,7 @@ impl Function {
     /// The literal type check of Compare, In and Between.
     fn check_ordered(self, column_type: &DataType, literals: &dyn Array) -> Result<(), ArrowError> {
         let values = value_type(column_type);
-        if values.is_nested()
-            || matches!(
-                values,
-                DataType::Dictionary(..) | DataType::RunEndEncoded(..)
-            )
-        {
+        if values.is_nested() {
             return Err(ArrowError::InvalidArgumentError(format!(
                 "{self:?} cannot compare values of type {values}"
             )));

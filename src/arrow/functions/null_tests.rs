@@ -8,7 +8,7 @@
 
 use super::boolean::unpack_bits;
 use super::compare::is_float;
-use super::literals::{innermost_value_type, invalid};
+use super::literals::{invalid, value_type};
 use super::logical::per_value;
 use super::order;
 use super::stats::{RuleBits, StatsColumn};
@@ -37,7 +37,7 @@ pub(crate) fn null_test(
 /// IsNaN into `out[..column.len()]`.
 pub(crate) fn is_nan(column: &dyn Array, out: &mut [u8]) -> Result<(), ArrowError> {
     // Under every encoding: a run-end-encoded dictionary of floats is floats.
-    if !is_float(innermost_value_type(column.data_type())) {
+    if !is_float(value_type(column.data_type())) {
         out.fill(0);
         return Ok(());
     }

@@ -7,19 +7,11 @@ use arrow_schema::{ArrowError, DataType};
 use std::format;
 
 /// The type a literal must have for a column of type `column`: the value
-/// type of a dictionary or run-end-encoded column, the column's own type
-/// otherwise.
-pub(crate) fn value_type(column: &DataType) -> &DataType {
-    match column {
-        DataType::Dictionary(_, value) => value,
-        DataType::RunEndEncoded(_, values) => values.data_type(),
-        other => other,
-    }
-}
-
-/// The value type under every dictionary and run-end encoding of a column
-/// of type `column` (a run-end-encoded dictionary of floats: the floats).
-pub(crate) fn innermost_value_type(mut column: &DataType) -> &DataType {
+/// type under every dictionary and run-end encoding (a run-end-encoded
+/// dictionary of strings: the strings; the kernels reach those values
+/// through [`per_value`](super::logical::per_value), which unwraps each
+/// encoding in turn), the column's own type otherwise.
+pub(crate) fn value_type(mut column: &DataType) -> &DataType {
     loop {
         match column {
             DataType::Dictionary(_, value) => column = value,

@@ -45,7 +45,7 @@ pub(crate) use bounds::{
 };
 
 use super::evaluate::in_field;
-use super::literals::innermost_value_type;
+use super::literals::value_type;
 use super::predicate::check_depth;
 use super::{Function, Leaf, Predicate};
 use arrow_array::{Array, ArrayRef, UInt64Array};
@@ -295,7 +295,7 @@ impl StatsBatch {
     pub fn with_field(self, field: &Field, stats: ColumnStats) -> Result<Self, ArrowError> {
         // Through every encoding: a run-end encoding of a dictionary of
         // strings has string stats.
-        let want = innermost_value_type(field.data_type());
+        let want = value_type(field.data_type());
         if stats.min.data_type() != want {
             return Err(ArrowError::InvalidArgumentError(format!(
                 "statistics of field `{}` ({}): min / max have type {}, the field's values {}",
