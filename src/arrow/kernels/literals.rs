@@ -5,6 +5,7 @@ use crate::Error;
 use arrow_array::Array;
 use arrow_schema::{ArrowError, DataType};
 use std::format;
+use std::string::String;
 
 /// The type a literal must have for a column of type `column`: the value
 /// type under every dictionary and run-end encoding (a run-end-encoded
@@ -57,4 +58,14 @@ pub(crate) fn check_out(len: usize, out: &[u8]) -> Result<(), ArrowError> {
 /// A core [`Error`] as an Arrow invalid-argument error.
 pub(crate) fn invalid(err: Error) -> ArrowError {
     ArrowError::InvalidArgumentError(format!("{err}"))
+}
+
+/// The text of `err` without arrow-rs's "Invalid argument error: " prefix
+/// (an invalid-argument message as it is), to wrap in a message that says
+/// where the problem is.
+pub(crate) fn message(err: ArrowError) -> String {
+    match err {
+        ArrowError::InvalidArgumentError(m) => m,
+        other => format!("{other}"),
+    }
 }

@@ -2,7 +2,7 @@
 //! against its field's type when the leaf is built.
 
 use super::evaluate::{in_field, resolve};
-use super::literals::value_type;
+use super::literals::{message, value_type};
 use super::predicate::check_depth;
 use super::{CompareOp, Function, Leaf, Predicate, Transform};
 use arrow_array::{Array, ArrayRef, Datum, NullArray, StringArray};
@@ -627,10 +627,7 @@ fn check_literal_type(
 
 /// `err` as the error of a child of an And / Or.
 fn in_child(name: &str, err: ArrowError) -> ArrowError {
-    let message = match err {
-        ArrowError::InvalidArgumentError(m) => m,
-        other => format!("{other}"),
-    };
+    let message = message(err);
     ArrowError::InvalidArgumentError(format!("a child of this {name}: {message}"))
 }
 

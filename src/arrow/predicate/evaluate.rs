@@ -26,7 +26,7 @@
 //! Both give exactly the bytes of evaluating every child on every row: each
 //! child's null rows are already `0`, so And / Or are byte-wise.
 
-use super::literals::check_out;
+use super::literals::{check_out, message};
 use super::predicate::{bytes_to_bits, check_depth};
 use super::transform::cast::{cast_column, check_cast};
 use super::transform::eval::{literals_for, Resolved};
@@ -389,10 +389,7 @@ pub(crate) fn in_field(
     data_type: &arrow_schema::DataType,
     err: ArrowError,
 ) -> ArrowError {
-    let message = match err {
-        ArrowError::InvalidArgumentError(m) => m,
-        other => format!("{other}"),
-    };
+    let message = message(err);
     ArrowError::InvalidArgumentError(format!("field `{field}` ({data_type}): {message}"))
 }
 

@@ -30,7 +30,7 @@ use super::json_text::{
     format_timestamp, parse_date, parse_decimal, parse_instant, parse_time, parse_timestamp,
     push_json_string, time_nanos,
 };
-use super::literals::value_type;
+use super::literals::{message, value_type};
 use super::predicate::check_depth;
 use super::transform::cast::check_cast;
 use super::{
@@ -91,8 +91,8 @@ impl Predicate {
     /// (63 levels of And / Or over plain fields, fewer over transforms:
     /// [`to_paimon_json`](Predicate::to_paimon_json) writes deeper trees,
     /// which Paimon's Jackson 2.14, with no nesting limit, reads); a missing
-    /// key or a value of the wrong JSON type; an
-    /// unknown kind, function or transform; an empty AND / OR (Java would
+    /// key or a value of the wrong JSON type; an unknown kind, function or
+    /// transform; an empty AND / OR (Java would
     /// build one; this crate deliberately does not); a field missing from
     /// `schema`, or whose Paimon type does not match its column; a literal
     /// of the wrong type, or out of its type's range (Java wraps `300` into
@@ -147,8 +147,9 @@ impl Predicate {
     /// # Errors
     ///
     /// [`ArrowError::InvalidArgumentError`] for an empty And / Or, a tree
-    /// deeper than [`Predicate::MAX_DEPTH`], a field missing from `schema`, a column type Paimon has no type for, or a
-    /// literal array of a type the format cannot carry.
+    /// deeper than [`Predicate::MAX_DEPTH`], a field missing from `schema`, a
+    /// column type Paimon has no type for, or a literal array of a type the
+    /// format cannot carry.
     ///
     /// # Examples
     ///
@@ -387,13 +388,9 @@ impl Reader<'_> {
             Some(v) => array(v, &literals_path)?,
         };
         let literals = read_literals(values, &literal_type(function, &output), &literals_path)?;
-        function.validate(&output, literals.as_ref()).map_err(|e| {
-            let message = match e {
-                ArrowError::InvalidArgumentError(m) => m,
-                other => other.to_string(),
-            };
-            error(&literals_path, &message)
-        })?;
+        function
+            .validate(&output, literals.as_ref())
+            .map_err(|e| error(&literals_path, &message(e)))?;
         Ok(Predicate::Leaf(Leaf::with_transform(
             function, transform, literals,
         )))
@@ -629,13 +626,7 @@ impl Reader<'_> {
 /// A Paimon type: a type string, or `{"type":"ARRAY","element":T}`.
 fn paimon_type(value: &Value, path: &str) -> Result<PaimonType, ArrowError> {
     match value {
-        Value::String(s) => s.parse().map_err(|e: ArrowError| {
-            let message = match e {
-                ArrowError::InvalidArgumentError(m) => m,
-                other => other.to_string(),
-            };
-            error(path, &message)
-        }),
+        Value::String(s) => s.parse().map_err(|e: ArrowError| error(path, &message(e))),
         Value::Object(object) => {
             let type_path = at(path, "type");
             let root = text(member(object, "type", path)?, &type_path)?;

@@ -45,7 +45,7 @@ pub(crate) use bounds::{
 };
 
 use super::evaluate::in_field;
-use super::literals::value_type;
+use super::literals::{message, value_type};
 use super::predicate::check_depth;
 use super::{Function, Leaf, Predicate};
 use arrow_array::{Array, ArrayRef, UInt64Array};
@@ -349,58 +349,43 @@ fn and_words(a: &[u64], b: &[u64]) -> Vec<u64> {
     a.iter().zip(b).map(|(x, y)| x & y).collect()
 }
 
-/// NaN-excluded float bounds widened over the sign of zero: writers that
-/// order floats by IEEE (Parquet, ORC) see `-0.0 == +0.0` and may write
-/// either as min or max whatever zeros the container holds, so (as the
-/// Parquet spec tells readers) a zero min is read as `-0.0` and a zero max
-/// as `+0.0`, the widest bounds in Java's order (`-0.0 < +0.0`). Returns
-/// `array` itself when it holds no zero of the other sign.
-fn signed_zeros(array: &ArrayRef, is_min: bool) -> ArrayRef {
+/// NaN-excluded float bounds made sound in Java's order. A NaN bound,
+/// which such writers should not write (legacy Parquet and ORC writers did),
+/// becomes null: unknown, as the Parquet format tells readers. Writers that
+/// order floats by IEEE see `-0.0 == +0.0` and may write either as min or
+/// max whatever zeros the container holds, so (as the Parquet spec tells
+/// readers) a zero min is read as `-0.0` and a zero max (`is_min` false) as
+/// `+0.0`, the widest bounds in Java's order (`-0.0 < +0.0`). Returns
+/// `array` itself when it holds neither a NaN nor a zero of the other sign;
+/// other types unchanged.
+fn float_bound(array: &ArrayRef, is_min: bool) -> ArrayRef {
+    use super::order;
     use arrow_array::cast::AsArray;
     use arrow_array::types::{Float16Type, Float32Type, Float64Type};
     use std::sync::Arc;
-    macro_rules! widen {
+    macro_rules! fix {
         ($t:ty, $neg:expr, $pos:expr) => {{
             let a = array.as_primitive::<$t>();
             let (from, to) = if is_min { ($pos, $neg) } else { ($neg, $pos) };
             let narrow =
                 |v: <$t as arrow_array::ArrowPrimitiveType>::Native| v.to_bits() == from.to_bits();
-            if a.values().iter().any(|&v| narrow(v)) {
-                Arc::new(a.unary::<_, $t>(|v| if narrow(v) { to } else { v })) as ArrayRef
-            } else {
-                Arc::clone(array)
+            if !a.values().iter().any(|&v| narrow(v) || v.is_nan()) {
+                return Arc::clone(array);
             }
+            let nan = order::is_nan(a.values());
+            let nulls = NullBuffer::union(a.nulls(), Some(&NullBuffer::new(!&nan)));
+            let values = a.unary::<_, $t>(|v| if narrow(v) { to } else { v });
+            Arc::new(arrow_array::PrimitiveArray::<$t>::new(
+                values.values().clone(),
+                nulls,
+            )) as ArrayRef
         }};
     }
     match array.data_type() {
-        DataType::Float16 => widen!(Float16Type, half::f16::NEG_ZERO, half::f16::ZERO),
-        DataType::Float32 => widen!(Float32Type, -0.0f32, 0.0f32),
-        DataType::Float64 => widen!(Float64Type, -0.0f64, 0.0f64),
+        DataType::Float16 => fix!(Float16Type, half::f16::NEG_ZERO, half::f16::ZERO),
+        DataType::Float32 => fix!(Float32Type, -0.0f32, 0.0f32),
+        DataType::Float64 => fix!(Float64Type, -0.0f64, 0.0f64),
         _ => Arc::clone(array),
-    }
-}
-
-/// One bit per entry of a float array, 64 a word: set where the value is
-/// not NaN (null entries too; their bits are cleared by the validity).
-fn not_nan_words(array: &ArrayRef) -> Vec<u64> {
-    use arrow_array::cast::AsArray;
-    use arrow_array::types::{Float16Type, Float32Type, Float64Type};
-    fn words<T: Copy>(values: &[T], nan: impl Fn(T) -> bool) -> Vec<u64> {
-        values
-            .chunks(64)
-            .map(|chunk| {
-                chunk
-                    .iter()
-                    .enumerate()
-                    .fold(0u64, |w, (j, &v)| w | u64::from(!nan(v)) << j)
-            })
-            .collect()
-    }
-    match array.data_type() {
-        DataType::Float16 => words(array.as_primitive::<Float16Type>().values(), |v| v.is_nan()),
-        DataType::Float32 => words(array.as_primitive::<Float32Type>().values(), f32::is_nan),
-        DataType::Float64 => words(array.as_primitive::<Float64Type>().values(), f64::is_nan),
-        _ => vec![!0; array.len().div_ceil(64)],
     }
 }
 
@@ -446,9 +431,21 @@ impl StatsColumn {
                  dictionary's value type"
             )));
         }
-        let mut known = and_words(
-            &valid_words(stats.min.logical_nulls().as_ref(), n),
-            &valid_words(stats.max.logical_nulls().as_ref(), n),
+        let is_float = matches!(
+            min_type,
+            DataType::Float16 | DataType::Float32 | DataType::Float64
+        );
+        let (min, max) = if stats.nan_excluded && is_float {
+            (
+                float_bound(&stats.min, true),
+                float_bound(&stats.max, false),
+            )
+        } else {
+            (stats.min, stats.max)
+        };
+        let known = and_words(
+            &valid_words(min.logical_nulls().as_ref(), n),
+            &valid_words(max.logical_nulls().as_ref(), n),
         );
         let (all_null, no_null, null_count_known) = match &stats.null_counts {
             Some(c) => {
@@ -466,32 +463,10 @@ impl StatsColumn {
                 vec![0; n.div_ceil(64)],
             ),
         };
-        let is_float = matches!(
-            min_type,
-            DataType::Float16 | DataType::Float32 | DataType::Float64
-        );
-        if stats.nan_excluded && is_float {
-            // A NaN bound where NaN should have been left out (legacy
-            // Parquet and ORC writers wrote them): the bounds are unknown,
-            // as the Parquet format tells readers.
-            for array in [&stats.min, &stats.max] {
-                for (k, w) in known.iter_mut().zip(not_nan_words(array)) {
-                    *k &= w;
-                }
-            }
-        }
         let may_nan = (stats.nan_excluded && is_float).then(|| match &stats.nan_counts {
             Some(c) => count_words(c, |_, v| v == 0).iter().map(|w| !w).collect(),
             None => vec![!0; n.div_ceil(64)],
         });
-        let (min, max) = if stats.nan_excluded && is_float {
-            (
-                signed_zeros(&stats.min, true),
-                signed_zeros(&stats.max, false),
-            )
-        } else {
-            (stats.min, stats.max)
-        };
         Ok(StatsColumn {
             min,
             max,
@@ -914,10 +889,7 @@ fn validate(predicate: &Predicate, stats: &StatsBatch) -> Result<(), ArrowError>
                     .function
                     .validate_literals(leaf.literals.as_ref())
                     .map_err(|e| {
-                        let message = match e {
-                            ArrowError::InvalidArgumentError(m) => m,
-                            other => format!("{other}"),
-                        };
+                        let message = message(e);
                         let at = match leaf.field() {
                             Some(name) => format!("field `{name}` (no statistics)"),
                             None => format!("{}", leaf.transform),
@@ -1070,6 +1042,51 @@ fn leaf_stats(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Bits of each entry (None for null), so that zeros' signs count.
+    fn bits(a: &ArrayRef) -> Vec<Option<u64>> {
+        use arrow_array::cast::AsArray;
+        use arrow_array::types::Float64Type;
+        let a = a.as_primitive::<Float64Type>();
+        a.iter().map(|v| v.map(f64::to_bits)).collect()
+    }
+
+    #[test]
+    fn float_bounds_drop_nan_and_widen_zeros() {
+        use arrow_array::cast::AsArray;
+        use arrow_array::types::Float32Type;
+        use arrow_array::{Float32Array, Float64Array};
+        use std::sync::Arc;
+        let values = || -> ArrayRef {
+            Arc::new(Float64Array::from(vec![
+                Some(0.0),
+                Some(-0.0),
+                Some(f64::NAN),
+                Some(-f64::NAN),
+                Some(1.5),
+                None,
+            ]))
+        };
+        let want = |zero: f64| {
+            vec![
+                Some(zero.to_bits()),
+                Some(zero.to_bits()),
+                None,
+                None,
+                Some(1.5f64.to_bits()),
+                None,
+            ]
+        };
+        assert_eq!(bits(&float_bound(&values(), true)), want(-0.0));
+        assert_eq!(bits(&float_bound(&values(), false)), want(0.0));
+        let f32s: ArrayRef = Arc::new(Float32Array::from(vec![0.0f32, f32::NAN]));
+        let min = float_bound(&f32s, true);
+        let min = min.as_primitive::<Float32Type>();
+        assert_eq!(min.value(0).to_bits(), (-0.0f32).to_bits());
+        assert!(min.is_null(1));
+        let ints: ArrayRef = Arc::new(arrow_array::Int64Array::from(vec![0, 1]));
+        assert_eq!(float_bound(&ints, true).as_ref(), ints.as_ref());
+    }
 
     /// Every verdict writer this CPU runs gives each container's verdict
     /// from its two bits, on 0..=200 containers (partial last words),

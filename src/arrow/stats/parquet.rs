@@ -62,15 +62,12 @@ use ::parquet::basic::{ColumnOrder, LogicalType, SortOrder, Type as PhysicalType
 use ::parquet::file::metadata::{ParquetMetaData, RowGroupMetaData};
 use ::parquet::file::page_index::column_index::ColumnIndexMetaData;
 use ::parquet::file::page_index::offset_index::PageLocation;
-use arrow_array::cast::AsArray;
-use arrow_array::types::{Float16Type, Float32Type, Float64Type};
-use arrow_array::{Array, ArrayRef, BooleanArray, PrimitiveArray, RecordBatch, UInt64Array};
+use arrow_array::{Array, ArrayRef, BooleanArray, RecordBatch, UInt64Array};
 use arrow_schema::{ArrowError, DataType, Schema};
 use std::collections::HashMap;
 use std::format;
 use std::ops::Range;
 use std::string::String;
-use std::sync::Arc;
 use std::vec;
 use std::vec::Vec;
 
@@ -533,8 +530,10 @@ impl Column<'_> {
         nan_counts: UInt64Array,
         truncated: bool,
     ) -> Result<ColumnStats, ArrowError> {
+        // Float bounds are made sound (NaN unknown, zeros widened) by
+        // `nan_excluded` below, as for any NaN-excluded stats.
         let (min, max) = if self.trusted {
-            (float_bound(min, false), float_bound(max, true))
+            (min, max)
         } else {
             let n = min.len();
             let t = min.data_type().clone();
@@ -553,56 +552,6 @@ impl Column<'_> {
             .with_nan_counts(nan_counts)
             .nan_excluded();
         Ok(if truncated { stats.truncated() } else { stats })
-    }
-}
-
-/// A float min (`upper` false) or max as a sound bound in Java's order: NaN
-/// unknown, a zero min `-0.0`, a zero max `+0.0`. Other types unchanged.
-fn float_bound(bound: ArrayRef, upper: bool) -> ArrayRef {
-    fn fix<T: arrow_array::ArrowPrimitiveType>(
-        a: &PrimitiveArray<T>,
-        nan: impl Fn(T::Native) -> bool,
-        zero: impl Fn(T::Native) -> Option<T::Native>,
-    ) -> ArrayRef
-    where
-        T::Native: Copy,
-    {
-        let fixed: PrimitiveArray<T> = a
-            .iter()
-            .map(|v| v.filter(|&v| !nan(v)).map(|v| zero(v).unwrap_or(v)))
-            .collect();
-        Arc::new(fixed.with_data_type(a.data_type().clone()))
-    }
-    match bound.data_type() {
-        DataType::Float16 => {
-            let z = if upper {
-                half::f16::ZERO
-            } else {
-                half::f16::NEG_ZERO
-            };
-            fix(
-                bound.as_primitive::<Float16Type>(),
-                |v| v.is_nan(),
-                |v| (v == z).then_some(z),
-            )
-        }
-        DataType::Float32 => {
-            let z = if upper { 0.0f32 } else { -0.0 };
-            fix(
-                bound.as_primitive::<Float32Type>(),
-                |v| v.is_nan(),
-                |v| (v == z).then_some(z),
-            )
-        }
-        DataType::Float64 => {
-            let z = if upper { 0.0f64 } else { -0.0 };
-            fix(
-                bound.as_primitive::<Float64Type>(),
-                |v| v.is_nan(),
-                |v| (v == z).then_some(z),
-            )
-        }
-        _ => bound,
     }
 }
 
@@ -1008,46 +957,6 @@ impl PrunedFilter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arrow_array::{Float32Array, Float64Array};
-
-    /// Bits of each entry (None for null), so that zeros' signs count.
-    fn bits(a: &ArrayRef) -> Vec<Option<u64>> {
-        let a = a.as_primitive::<Float64Type>();
-        a.iter().map(|v| v.map(f64::to_bits)).collect()
-    }
-
-    #[test]
-    fn float_bounds_drop_nan_and_widen_zeros() {
-        let values = || -> ArrayRef {
-            Arc::new(Float64Array::from(vec![
-                Some(0.0),
-                Some(-0.0),
-                Some(f64::NAN),
-                Some(-f64::NAN),
-                Some(1.5),
-                None,
-            ]))
-        };
-        let want = |zero: f64| {
-            vec![
-                Some(zero.to_bits()),
-                Some(zero.to_bits()),
-                None,
-                None,
-                Some(1.5f64.to_bits()),
-                None,
-            ]
-        };
-        assert_eq!(bits(&float_bound(values(), false)), want(-0.0));
-        assert_eq!(bits(&float_bound(values(), true)), want(0.0));
-        let f32s: ArrayRef = Arc::new(Float32Array::from(vec![0.0f32, f32::NAN]));
-        let min = float_bound(f32s, false);
-        let min = min.as_primitive::<Float32Type>();
-        assert_eq!(min.value(0).to_bits(), (-0.0f32).to_bits());
-        assert!(min.is_null(1));
-        let ints: ArrayRef = Arc::new(arrow_array::Int64Array::from(vec![0, 1]));
-        assert_eq!(float_bound(ints.clone(), false).as_ref(), ints.as_ref());
-    }
 
     #[test]
     fn runs_merge_by_min_and_max() {
