@@ -13,7 +13,9 @@
 //!   per call), against the same loop;
 //! - `in`: the IN of 100 alone, `test_stats_into`, against the boxed IN;
 //! - `starts`: the StartsWith `'k1'` alone over all 1 Mi containers,
-//!   `test_stats_into`, against the boxed StartsWith.
+//!   `test_stats_into`, against the boxed StartsWith;
+//! - `indices`: and3's `test_stats_indices` (read off the bits) against
+//!   `test_stats` with the kept containers' indices collected from it.
 //!
 //! `STATS_INTERLEAVED=20 STATS_CASES=and3,lt cargo bench --features arrow
 //! --bench stats -- zzz` times only those pairs, alternately, least times
@@ -315,6 +317,20 @@ fn bench(c: &mut Criterion) {
             },
             &mut || {
                 black_box(cmp::lt(&min, &lit).unwrap());
+            },
+        ),
+        (
+            "indices: and3's test_stats_indices / test_stats, then the kept indices collected",
+            &mut || {
+                black_box(pred.test_stats_indices(&d.stats).unwrap());
+            },
+            &mut || {
+                let verdicts = pred.test_stats(&d.stats).unwrap();
+                black_box(
+                    (0..verdicts.len())
+                        .filter(|&c| verdicts[c] != StatsVerdict::NoMatch)
+                        .collect::<Vec<usize>>(),
+                );
             },
         ),
         (

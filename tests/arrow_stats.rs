@@ -343,6 +343,19 @@ fn tree() -> impl Strategy<Value = Predicate> {
 fn check_sound(case: &Case, predicate: &Predicate) {
     let selected = predicate.test(&case.batch()).unwrap();
     let verdicts = predicate.test_stats(&case.stats()).unwrap();
+    // The other two outputs say the same.
+    let mut into = vec![MayMatch; verdicts.len() + 1];
+    predicate.test_stats_into(&case.stats(), &mut into).unwrap();
+    assert_eq!(&into[..verdicts.len()], &verdicts[..], "{predicate}");
+    assert_eq!(into[verdicts.len()], MayMatch, "past the batch: left alone");
+    let kept: Vec<usize> = (0..verdicts.len())
+        .filter(|&c| verdicts[c] != NoMatch)
+        .collect();
+    assert_eq!(
+        predicate.test_stats_indices(&case.stats()).unwrap(),
+        kept,
+        "{predicate}"
+    );
     let mut at = 0;
     for (c, ((rows, _), verdict)) in case.containers.iter().zip(&verdicts).enumerate() {
         let bytes = &selected[at..at + rows.len()];
@@ -406,6 +419,42 @@ fn kept(p: &Predicate, s: &StatsBatch) -> Vec<bool> {
         .iter()
         .map(|v| *v != NoMatch)
         .collect()
+}
+
+/// `test_stats_indices` and `test_stats_into` against `test_stats` on
+/// batches that end inside a word, on a word's edge and past it, with
+/// NoMatch, MayMatch, AllMatch and unknown containers mixed.
+#[test]
+fn indices_and_into_agree_across_words() {
+    for n in [0usize, 1, 2, 63, 64, 65, 127, 128, 129, 200, 1000] {
+        let containers: Vec<IntContainer> = (0..n as i64)
+            .map(|i| match i % 7 {
+                0 => (None, None, Some(0), Some(5)),
+                1 | 4 => (Some(100 + i), Some(200 + i), Some(0), Some(5)),
+                2 => (Some(i), Some(i), Some(0), Some(5)),
+                _ => (Some(i % 50), Some(60 + i % 50), Some(1), Some(5)),
+            })
+            .collect();
+        let stats = int_stats(&containers);
+        for p in [
+            leaf_x(Function::Compare(CompareOp::LessThan), vec![Some(40)]),
+            leaf_x(Function::IsNull, vec![]),
+        ] {
+            let verdicts = p.test_stats(&stats).unwrap();
+            assert_eq!(verdicts.len(), n);
+            let kept: Vec<usize> = (0..n).filter(|&c| verdicts[c] != NoMatch).collect();
+            assert_eq!(p.test_stats_indices(&stats).unwrap(), kept, "{p}, {n}");
+            // Some of each verdict once there are enough containers.
+            if n >= 7 {
+                assert!(kept.len() < n, "{p}, {n}: nothing pruned");
+                assert!(!kept.is_empty(), "{p}, {n}: everything pruned");
+            }
+            let mut into = vec![AllMatch; n + 3];
+            p.test_stats_into(&stats, &mut into).unwrap();
+            assert_eq!(&into[..n], &verdicts[..], "{p}, {n}");
+            assert_eq!(&into[n..], &[AllMatch; 3], "{p}, {n}");
+        }
+    }
 }
 
 #[test]

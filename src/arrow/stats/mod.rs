@@ -678,14 +678,33 @@ impl Predicate {
     /// # Errors
     ///
     /// As [`test_stats_into`](Predicate::test_stats_into).
+    ///
+    /// Read straight off the predicate's bits (a container is kept unless
+    /// it is NoMatch): no verdict per container is written, and the result
+    /// is allocated once, at its final size.
     pub fn test_stats_indices(&self, stats: &StatsBatch) -> Result<Vec<usize>, ArrowError> {
-        Ok(self
-            .test_stats(stats)?
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| **v != StatsVerdict::NoMatch)
-            .map(|(i, _)| i)
-            .collect())
+        let n = stats.len();
+        let bits = self.stats_bits(stats)?;
+        // The may bits of the containers `0..n` (those past `n` in the last
+        // word mean nothing).
+        let word = |w: usize| {
+            let rows = n - 64 * w;
+            let mask = if rows < 64 { (1u64 << rows) - 1 } else { !0 };
+            bits.may[w] & mask
+        };
+        let words = n.div_ceil(64);
+        let count = (0..words).map(|w| word(w).count_ones() as usize).sum();
+        let mut kept = Vec::with_capacity(count);
+        for w in 0..words {
+            let mut m = word(w);
+            while m != 0 {
+                kept.push(64 * w + m.trailing_zeros() as usize);
+                m &= m - 1;
+            }
+        }
+        scratch::recycle(bits.may);
+        scratch::recycle(bits.all);
+        Ok(kept)
     }
 }
 
