@@ -650,6 +650,36 @@ pub(super) fn words(len: usize, mut word: impl FnMut(usize, usize) -> u64) -> Bo
     BooleanBuffer::new(Buffer::from_vec(out), 0, len)
 }
 
+/// The words of a column decided before the word loop ([`x512::picked_words`]).
+pub(super) struct Picked {
+    /// The bits of each word that is not open.
+    pub(super) bits: Vec<u64>,
+    /// Bit `w % 64` of entry `w / 64`: word `w` is left to the word loop.
+    pub(super) open: Vec<u64>,
+}
+
+/// [`words`], but the words `picked` decided are taken from it, and only
+/// the open ones (all, without `picked`) run `word`.
+#[inline(always)]
+fn words_from(
+    picked: Option<Picked>,
+    len: usize,
+    mut word: impl FnMut(usize, usize) -> u64,
+) -> BooleanBuffer {
+    let Some(Picked { mut bits, open }) = picked else {
+        return words(len, word);
+    };
+    for (chunk, &o) in open.iter().enumerate() {
+        let mut rest = o;
+        while rest != 0 {
+            let w = 64 * chunk + rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            bits[w] = word(64 * w, (len - 64 * w).min(64));
+        }
+    }
+    BooleanBuffer::new(Buffer::from_vec(bits), 0, len)
+}
+
 /// Clears the bits of `m` whose row (bit index) fails `keep`, visiting only
 /// the set bits.
 #[inline(always)]
@@ -1500,6 +1530,23 @@ fn offsets_words_checked<O: Offset, const AVX2: bool, const X512: bool, const CH
             eq_bytes(&values[s + 8..s + lit.len()], &lit[8..])
         })
     };
+    // Trusted offsets, AVX-512 with VBMI, and `=`, StartsWith or EndsWith
+    // of 1 to 4 bytes: the words of short rows are decided first, all in
+    // one loop ([`x512::picked_words`]); the word loop takes the rest.
+    #[cfg(target_arch = "x86_64")]
+    let picked = (X512
+        && !CHECKED
+        && (1..=x512::PICK).contains(&lit.len())
+        && test != StringMatch::Contains
+        && std::is_x86_feature_detected!("avx512vbmi"))
+    .then(|| {
+        // SAFETY: `X512` only under `offsets_words_avx512`, whose caller
+        // checked AVX-512 F and BW, and VBMI was checked; `1 <= lit.len()
+        // <= 4`; not Contains.
+        unsafe { x512::picked_words(offsets, values, lit, test) }
+    });
+    #[cfg(not(target_arch = "x86_64"))]
+    let picked = None;
     match test {
         StringMatch::Equal if lit.is_empty() => words(len, |base, k| {
             if !checked(base, k) {
@@ -1523,7 +1570,7 @@ fn offsets_words_checked<O: Offset, const AVX2: bool, const X512: bool, const CH
             // with the early exit (docs/strings.md).
             let mut many = false;
             let mut lazy = LazyText::default();
-            let bits = words(len, |base, k| {
+            let bits = words_from(picked, len, |base, k| {
                 // With `CHECKED`, whether the word's offsets are sound and
                 // its rows short ([`short8`]) but its text is still to be
                 // checked: by the OR of its heads when the dense path loads
@@ -1602,7 +1649,7 @@ fn offsets_words_checked<O: Offset, const AVX2: bool, const X512: bool, const CH
             lazy.flush(offsets, values, sound);
             bits
         }
-        StringMatch::EndsWith => words(len, |base, k| {
+        StringMatch::EndsWith => words_from(picked, len, |base, k| {
             // As for StartsWith, with the tails for the heads.
             let mut pending = false;
             let wide = match wide(base, k, true, true) {
@@ -2502,6 +2549,184 @@ mod x512 {
         // SAFETY: as the caller promised; `rel[0] = 0` and `w[0]` is the
         // first row's start.
         unsafe { anchored(&rel, w[0] as usize, values, pat, l, at_least, at_end, ascii) }
+    }
+
+    /// The longest pattern [`picked_words`] compares: a row's bytes are
+    /// picked as one `u32` lane.
+    pub(super) const PICK: usize = 4;
+
+    /// The bytes a window of [`picked_words`] covers: two registers, the
+    /// table of one `vpermt2b`.
+    const WINDOW: usize = 128;
+
+    /// The most bytes a word's rows may span for [`picked_words`] to try it
+    /// (rows of 12 bytes on average): past that a half word's 8 rows often
+    /// pass their [`WINDOW`], and the word loop's [`anchored`] takes it.
+    const PICK_SPAN: usize = 768;
+
+    /// `=`, StartsWith or EndsWith (`test`) of a literal of 1 to [`PICK`]
+    /// bytes over every whole word of the column, before the word loop:
+    /// 16 rows a step, the length test, then each row's first (EndsWith:
+    /// last `lit.len()`) bytes picked into a `u32` lane by `vpermt2b` from a
+    /// [`WINDOW`] of `values` at the start of its 8 rows, and compared with
+    /// the literal 16 at once. No bitmap of the literal's positions (as
+    /// [`anchored`] builds from every byte of the word), no store and
+    /// reload. A word is left to the loop ([`Picked::open`]) when its rows
+    /// span more than [`PICK_SPAN`] bytes, a window would pass the end of
+    /// `values`, or a candidate's 4 bytes lie outside its window; so is the
+    /// last word when it is not whole. Only windows inside `values` are
+    /// read, whatever the offsets; offsets that are not those of valid
+    /// rows give wrong bits.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F, BW and VBMI, `1 <= lit.len() <=
+    /// PICK` and `test` is not Contains.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub(super) unsafe fn picked_words<O: super::OffsetSizeTrait>(
+        offsets: &[O],
+        values: &[u8],
+        lit: &[u8],
+        test: super::StringMatch,
+    ) -> super::Picked {
+        use super::StringMatch::{Equal, StartsWith};
+        // SAFETY: as the caller promised (the test picks the copy).
+        unsafe {
+            match test {
+                Equal => picked_k::<O, false, false>(offsets, values, lit),
+                StartsWith => picked_k::<O, true, false>(offsets, values, lit),
+                _ => picked_k::<O, true, true>(offsets, values, lit),
+            }
+        }
+    }
+
+    /// [`picked_words`] for `AT_LEAST` (rows of at least the literal's
+    /// length, else of it) and `AT_END` (the literal at the row's end).
+    ///
+    /// # Safety
+    ///
+    /// As for [`picked_words`].
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    unsafe fn picked_k<O: super::OffsetSizeTrait, const AT_LEAST: bool, const AT_END: bool>(
+        offsets: &[O],
+        values: &[u8],
+        lit: &[u8],
+    ) -> super::Picked {
+        let rows = offsets.len().saturating_sub(1);
+        // Offset `i` as `usize` (a negative one far past any buffer).
+        let at = |i: usize| -> usize { arrow_buffer::ArrowNativeType::as_usize(offsets[i]) };
+        let mut bits = std::vec![0u64; rows.div_ceil(64)];
+        let mut open = std::vec![0u64; bits.len().div_ceil(64)];
+        let k = lit.len();
+        let mut bytes = [0u8; 4];
+        bytes[..k].copy_from_slice(lit);
+        let pat = _mm512_set1_epi32(i32::from_le_bytes(bytes));
+        let keep = _mm512_set1_epi32((u32::MAX >> (8 * (4 - k))) as i32);
+        let want = _mm512_set1_epi32(k as i32);
+        let reach = _mm512_set1_epi32((WINDOW - 4) as i32);
+        // Each lane's low byte to its four bytes, plus 0, 1, 2, 3: the
+        // indices of the lane's 4 bytes in its window.
+        let spread = _mm512_set_epi8(
+            12, 12, 12, 12, 8, 8, 8, 8, 4, 4, 4, 4, 0, 0, 0, 0, 12, 12, 12, 12, 8, 8, 8, 8, 4, 4,
+            4, 4, 0, 0, 0, 0, 12, 12, 12, 12, 8, 8, 8, 8, 4, 4, 4, 4, 0, 0, 0, 0, 12, 12, 12, 12,
+            8, 8, 8, 8, 4, 4, 4, 4, 0, 0, 0, 0,
+        );
+        let step = _mm512_set1_epi32(0x0302_0100);
+        let wide = core::mem::size_of::<O>() == 8;
+        let v = values.as_ptr();
+        // The last start a window may have (none: every word is open).
+        let last = values.len().checked_sub(WINDOW);
+        for (word, out) in bits.iter_mut().enumerate() {
+            let base = 64 * word;
+            let whole = base + 64 <= rows;
+            let origin = at(base);
+            let span = at(base + usize::from(whole) * 64).wrapping_sub(origin);
+            let Some(last) = last.filter(|_| whole && span <= PICK_SPAN) else {
+                open[word / 64] |= 1 << (word % 64);
+                continue;
+            };
+            // The 16 offsets from row `i`, less the word's first, as `i32`
+            // (exact for the rows of a word that spans at most
+            // `PICK_SPAN` bytes).
+            let sixteen = |i: usize| -> __m512i {
+                if wide {
+                    let p = offsets.as_ptr().cast::<i64>();
+                    let o = _mm512_set1_epi64(origin as i64);
+                    // SAFETY: rows `i..i + 16` and `i + 16 <= base + 65 <=
+                    // offsets.len()` (`i <= base + 49`, the word whole):
+                    // two loads of 8 `i64` inside `offsets`.
+                    let (a, b) = unsafe {
+                        (
+                            _mm512_loadu_si512(p.add(i).cast()),
+                            _mm512_loadu_si512(p.add(i + 8).cast()),
+                        )
+                    };
+                    let a = _mm512_cvtepi64_epi32(_mm512_sub_epi64(a, o));
+                    let b = _mm512_cvtepi64_epi32(_mm512_sub_epi64(b, o));
+                    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(a), b)
+                } else {
+                    let p = offsets.as_ptr().cast::<i32>();
+                    let o = _mm512_set1_epi32(origin as i32);
+                    // SAFETY: as above: 16 `i32` inside `offsets`.
+                    let a = unsafe { _mm512_loadu_si512(p.add(i).cast()) };
+                    _mm512_sub_epi32(a, o)
+                }
+            };
+            let (mut m, mut outside) = (0u64, 0u16);
+            for c in 0..4 {
+                let i = base + 16 * c;
+                // Each half's window: its first row's start.
+                let (s0, s1) = (at(i), at(i + 8));
+                if s0.max(s1) > last {
+                    outside = 1;
+                    break;
+                }
+                let (a, b) = (sixteen(i), sixteen(i + 1));
+                let n = _mm512_sub_epi32(b, a);
+                let long = if AT_LEAST {
+                    _mm512_cmpge_epi32_mask(n, want)
+                } else {
+                    _mm512_cmpeq_epi32_mask(n, want)
+                };
+                // Where each row's bytes are read: its start, or its end
+                // less the literal.
+                let pos = if AT_END { _mm512_sub_epi32(b, want) } else { a };
+                let from = _mm512_mask_blend_epi32(
+                    0xFF00,
+                    _mm512_set1_epi32(s0.wrapping_sub(origin) as i32),
+                    _mm512_set1_epi32(s1.wrapping_sub(origin) as i32),
+                );
+                let r = _mm512_sub_epi32(pos, from);
+                outside |= _mm512_mask_cmpgt_epu32_mask(long, r, reach);
+                let index = _mm512_add_epi32(_mm512_shuffle_epi8(r, spread), step);
+                // SAFETY: `s0, s1 <= values.len() - WINDOW`: four 64-byte
+                // loads inside `values`.
+                let x = unsafe {
+                    _mm512_mask_blend_epi32(
+                        0xFF00,
+                        _mm512_permutex2var_epi8(
+                            _mm512_loadu_si512(v.add(s0).cast()),
+                            index,
+                            _mm512_loadu_si512(v.add(s0 + 64).cast()),
+                        ),
+                        _mm512_permutex2var_epi8(
+                            _mm512_loadu_si512(v.add(s1).cast()),
+                            index,
+                            _mm512_loadu_si512(v.add(s1 + 64).cast()),
+                        ),
+                    )
+                };
+                let hit = _mm512_mask_cmpeq_epi32_mask(long, _mm512_and_si512(x, keep), pat);
+                m |= u64::from(hit) << (16 * c);
+            }
+            if outside == 0 {
+                *out = m;
+            } else {
+                open[word / 64] |= 1 << (word % 64);
+            }
+        }
+        super::Picked { bits, open }
     }
 
     /// The offsets less `w[0]` as `i32` (at most [`SPAN`] for the
@@ -4816,7 +5041,7 @@ mod tests {
             let mut next = move || rng.next_u64();
             let base = "abcdéfghijklmnopq".as_bytes();
             for n in 0..=18usize {
-                for l in [1usize, 2, 4, 5, 8, 9, 16, 17] {
+                for l in [1usize, 2, 3, 4, 5, 8, 9, 16, 17] {
                     let lit = &base[..l.min(base.len())];
                     let mut offsets = vec![0i64];
                     let mut values = Vec::new();
