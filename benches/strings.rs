@@ -32,7 +32,11 @@
 //! The `=` / StartsWith / EndsWith / Contains groups likewise: with
 //! `BITBYTES_MIN_OF=N`, each group and layout is timed as the minimum of
 //! `N` alternating calls of arrow-rs's kernel and ours (ms, ratio =
-//! arrow-rs / ours), printed as a table; `BITBYTES_GROUPS=a,b` keeps the
+//! arrow-rs / ours), printed as a table, with (Utf8 and LargeUtf8) a
+//! floor: the least time of reading one byte of each 64-byte line any
+//! kernel must fetch (`must_read`: for `=` the offsets and the lines of
+//! the rows of the literal's length, else every line of offsets and
+//! values), timed in the same rounds; `BITBYTES_GROUPS=a,b` keeps the
 //! groups (`eq/short_few`, …) whose name contains `a` or `b`, and
 //! `BITBYTES_GROUPS=none` skips them (the IN groups only;
 //! `BITBYTES_IN_GROUPS=none` skips the IN groups). Criterion's filter
@@ -179,10 +183,65 @@ fn literal_array(layout: &str, lit: &str) -> ArrayRef {
     }
 }
 
-/// The match groups as the minimum of `n` alternating calls of each side.
+/// The lines a kernel of `test` must read from a Utf8 / LargeUtf8 column
+/// whose offsets and values are `offsets` and `values` (bytes). `=` must
+/// read the offsets and the rows of the literal's length (their first and
+/// last byte's lines: `Some`, the values' line indices, in order);
+/// StartsWith and EndsWith every row's head or tail, Contains every byte:
+/// every line of both buffers (`None`).
+fn must_read(test: StringMatch, starts: &[usize], lit: usize) -> Option<Vec<u32>> {
+    if test != StringMatch::Equal {
+        return None;
+    }
+    let mut lines: Vec<u32> = starts
+        .windows(2)
+        .filter(|w| w[1] - w[0] == lit && lit > 0)
+        .flat_map(|w| [(w[0] / 64) as u32, ((w[1] - 1) / 64) as u32])
+        .collect();
+    lines.dedup();
+    Some(lines)
+}
+
+/// One byte of each line of `offsets`, and of each line of `values` that
+/// `lines` names (all without), summed: the least time to fetch the lines
+/// a kernel must read ([`must_read`]), each line read on its own.
+fn touch(offsets: &[u8], values: &[u8], lines: Option<&[u32]>) -> u64 {
+    let every = |b: &[u8]| {
+        b.iter()
+            .step_by(64)
+            .fold(0u64, |s, &x| s.wrapping_add(u64::from(x)))
+    };
+    let sum = every(offsets);
+    match lines {
+        None => sum.wrapping_add(every(values)),
+        Some(lines) => lines.iter().fold(sum, |s, &l| {
+            s.wrapping_add(u64::from(values[64 * l as usize]))
+        }),
+    }
+}
+
+/// The offsets (as bytes), values and row starts of a Utf8 / LargeUtf8
+/// column; `None` for Utf8View.
+fn flat_buffers(column: &ArrayRef) -> Option<(&[u8], &[u8], Vec<usize>)> {
+    if let Some(a) = column.as_string_opt::<i32>() {
+        let o = a.offsets();
+        let starts = o.iter().map(|&x| x as usize).collect();
+        return Some((o.inner().inner().as_slice(), a.values().as_slice(), starts));
+    }
+    let a = column.as_string_opt::<i64>()?;
+    let o = a.offsets();
+    let starts = o.iter().map(|&x| x as usize).collect();
+    Some((o.inner().inner().as_slice(), a.values().as_slice(), starts))
+}
+
+/// The match groups as the minimum of `n` alternating calls of each side,
+/// and of a read of the lines any kernel must fetch (`must_read`; Utf8 and
+/// LargeUtf8 only): a floor when the column is read from memory.
 fn match_min_of(n: usize) {
-    println!("| group | layout | arrow ms | ours ms | ratio |");
-    println!("|---|---|---|---|---|");
+    println!(
+        "| group | layout | arrow ms | ours ms | ratio | floor ms | ours / floor | arrow / floor |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
     match_cases(|test, group, lit, columns| {
         for (layout, column) in ["Utf8", "LargeUtf8", "Utf8View"].into_iter().zip(columns) {
             let kernel = arrow_kernel(test);
@@ -190,7 +249,11 @@ fn match_min_of(n: usize) {
             let want = kernel(column, &scalar).unwrap();
             let got = string_match(column.as_ref(), test, lit).unwrap();
             assert_eq!(want.values(), &got, "{test:?} {layout}");
-            let (mut arrow, mut ours) = (f64::MAX, f64::MAX);
+            let flat = flat_buffers(column);
+            let lines = flat
+                .as_ref()
+                .map(|(_, _, starts)| must_read(test, starts, lit.len()));
+            let (mut arrow, mut ours, mut floor) = (f64::MAX, f64::MAX, f64::MAX);
             for _ in 0..n {
                 let t = Instant::now();
                 black_box(kernel(black_box(column), &scalar).unwrap());
@@ -198,9 +261,19 @@ fn match_min_of(n: usize) {
                 let t = Instant::now();
                 black_box(string_match(black_box(column.as_ref()), test, lit).unwrap());
                 ours = ours.min(t.elapsed().as_secs_f64() * 1e3);
+                if let (Some((o, v, _)), Some(lines)) = (&flat, &lines) {
+                    let t = Instant::now();
+                    black_box(touch(black_box(o), v, lines.as_deref()));
+                    floor = floor.min(t.elapsed().as_secs_f64() * 1e3);
+                }
             }
+            let floor = if lines.is_some() {
+                format!("{floor:.3} | {:.2} | {:.2}", ours / floor, arrow / floor)
+            } else {
+                "- | - | -".to_string()
+            };
             println!(
-                "| {group} | {layout} | {arrow:.3} | {ours:.3} | {:.2}x |",
+                "| {group} | {layout} | {arrow:.3} | {ours:.3} | {:.2}x | {floor} |",
                 arrow / ours
             );
         }
