@@ -2650,31 +2650,67 @@ mod x512 {
                 open[word / 64] |= 1 << (word % 64);
                 continue;
             };
-            // The 16 offsets from row `i`, less the word's first, as `i32`
-            // (exact for the rows of a word that spans at most
-            // `PICK_SPAN` bytes).
-            let sixteen = |i: usize| -> __m512i {
+            // The rows `i..i + 16`: the length test's mask, and where each
+            // row's bytes are read (its start, or its end less the
+            // literal) less the word's first offset, as `i32` (exact for
+            // the rows of a word that spans at most `PICK_SPAN` bytes).
+            let group = |i: usize| -> (u16, __m512i) {
                 if wide {
                     let p = offsets.as_ptr().cast::<i64>();
-                    let o = _mm512_set1_epi64(origin as i64);
-                    // SAFETY: rows `i..i + 16` and `i + 16 <= base + 65 <=
-                    // offsets.len()` (`i <= base + 49`, the word whole):
-                    // two loads of 8 `i64` inside `offsets`.
-                    let (a, b) = unsafe {
+                    // SAFETY: offsets `i..i + 17` and `i + 17 <= base + 65
+                    // <= offsets.len()` (`i <= base + 48`, the word whole):
+                    // four loads of 8 `i64` inside `offsets`.
+                    let (a0, a1, b0, b1) = unsafe {
                         (
                             _mm512_loadu_si512(p.add(i).cast()),
                             _mm512_loadu_si512(p.add(i + 8).cast()),
+                            _mm512_loadu_si512(p.add(i + 1).cast()),
+                            _mm512_loadu_si512(p.add(i + 9).cast()),
                         )
                     };
-                    let a = _mm512_cvtepi64_epi32(_mm512_sub_epi64(a, o));
-                    let b = _mm512_cvtepi64_epi32(_mm512_sub_epi64(b, o));
-                    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(a), b)
+                    let want = _mm512_set1_epi64(k as i64);
+                    let test = |a: __m512i, b: __m512i| -> u16 {
+                        let n = _mm512_sub_epi64(b, a);
+                        u16::from(if AT_LEAST {
+                            _mm512_cmpge_epi64_mask(n, want)
+                        } else {
+                            _mm512_cmpeq_epi64_mask(n, want)
+                        })
+                    };
+                    let o = _mm512_set1_epi64(if AT_END {
+                        origin.wrapping_add(k) as i64
+                    } else {
+                        origin as i64
+                    });
+                    let (p0, p1) = if AT_END { (b0, b1) } else { (a0, a1) };
+                    let p0 = _mm512_cvtepi64_epi32(_mm512_sub_epi64(p0, o));
+                    let p1 = _mm512_cvtepi64_epi32(_mm512_sub_epi64(p1, o));
+                    (
+                        test(a0, b0) | test(a1, b1) << 8,
+                        _mm512_inserti64x4::<1>(_mm512_castsi256_si512(p0), p1),
+                    )
                 } else {
                     let p = offsets.as_ptr().cast::<i32>();
-                    let o = _mm512_set1_epi32(origin as i32);
-                    // SAFETY: as above: 16 `i32` inside `offsets`.
-                    let a = unsafe { _mm512_loadu_si512(p.add(i).cast()) };
-                    _mm512_sub_epi32(a, o)
+                    // SAFETY: as above: offsets `i..i + 17`, two loads of
+                    // 16 `i32` inside `offsets`.
+                    let (a, b) = unsafe {
+                        (
+                            _mm512_loadu_si512(p.add(i).cast()),
+                            _mm512_loadu_si512(p.add(i + 1).cast()),
+                        )
+                    };
+                    let n = _mm512_sub_epi32(b, a);
+                    let long = if AT_LEAST {
+                        _mm512_cmpge_epi32_mask(n, want)
+                    } else {
+                        _mm512_cmpeq_epi32_mask(n, want)
+                    };
+                    let o = _mm512_set1_epi32(if AT_END {
+                        origin.wrapping_add(k) as i32
+                    } else {
+                        origin as i32
+                    });
+                    (long, _mm512_sub_epi32(if AT_END { b } else { a }, o))
                 }
             };
             let (mut m, mut outside) = (0u64, 0u16);
@@ -2686,16 +2722,7 @@ mod x512 {
                     outside = 1;
                     break;
                 }
-                let (a, b) = (sixteen(i), sixteen(i + 1));
-                let n = _mm512_sub_epi32(b, a);
-                let long = if AT_LEAST {
-                    _mm512_cmpge_epi32_mask(n, want)
-                } else {
-                    _mm512_cmpeq_epi32_mask(n, want)
-                };
-                // Where each row's bytes are read: its start, or its end
-                // less the literal.
-                let pos = if AT_END { _mm512_sub_epi32(b, want) } else { a };
+                let (long, pos) = group(i);
                 let from = _mm512_mask_blend_epi32(
                     0xFF00,
                     _mm512_set1_epi32(s0.wrapping_sub(origin) as i32),
