@@ -2654,6 +2654,13 @@ mod x512 {
             // row's bytes are read (its start, or its end less the
             // literal) less the word's first offset, as `i32` (exact for
             // the rows of a word that spans at most `PICK_SPAN` bytes).
+            // What the positions are measured from: the word's first
+            // offset, plus the literal's length for the rows' ends.
+            let datum = if AT_END {
+                origin.wrapping_add(k)
+            } else {
+                origin
+            };
             let group = |i: usize| -> (u16, __m512i) {
                 if wide {
                     let p = offsets.as_ptr().cast::<i64>();
@@ -2677,11 +2684,7 @@ mod x512 {
                             _mm512_cmpeq_epi64_mask(n, want)
                         })
                     };
-                    let o = _mm512_set1_epi64(if AT_END {
-                        origin.wrapping_add(k) as i64
-                    } else {
-                        origin as i64
-                    });
+                    let o = _mm512_set1_epi64(datum as i64);
                     let (p0, p1) = if AT_END { (b0, b1) } else { (a0, a1) };
                     let p0 = _mm512_cvtepi64_epi32(_mm512_sub_epi64(p0, o));
                     let p1 = _mm512_cvtepi64_epi32(_mm512_sub_epi64(p1, o));
@@ -2705,11 +2708,7 @@ mod x512 {
                     } else {
                         _mm512_cmpeq_epi32_mask(n, want)
                     };
-                    let o = _mm512_set1_epi32(if AT_END {
-                        origin.wrapping_add(k) as i32
-                    } else {
-                        origin as i32
-                    });
+                    let o = _mm512_set1_epi32(datum as i32);
                     (long, _mm512_sub_epi32(if AT_END { b } else { a }, o))
                 }
             };
