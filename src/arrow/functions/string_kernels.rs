@@ -833,6 +833,25 @@ fn prefix_eq(values: &[u8], start: usize, lit: &[u8], ends: &Ends) -> bool {
     }
 }
 
+/// Whether `row == lit`, both of the same length, 8 to 64 bytes: the first
+/// and the last 8, 16 or 32 bytes (overlapping) compared, with no branch on
+/// the bytes.
+#[inline(always)]
+fn eq_two_loads(row: &[u8], lit: &[u8]) -> bool {
+    #[inline(always)]
+    fn ends<const K: usize>(row: &[u8], lit: &[u8]) -> bool {
+        let n = lit.len();
+        (row[..K] == lit[..K]) & (row[n - K..n] == lit[n - K..n])
+    }
+    match lit.len() {
+        n if n != row.len() => false,
+        32.. => ends::<32>(row, lit),
+        16.. => ends::<16>(row, lit),
+        8.. => ends::<8>(row, lit),
+        _ => row == lit,
+    }
+}
+
 /// Whether `values[..end]` ends with `lit` (the caller checked
 /// `lit.len() <= end`).
 #[inline(always)]
@@ -1645,6 +1664,16 @@ fn offsets_words_checked<O: Offset, const AVX2: bool, const X512: bool, const CH
                     // A longer literal: one pass, the rest compared right
                     // after a head that matches (measured faster than two
                     // passes on 24-64-byte paths, whose heads all match).
+                    // `=` of 9 to 64 bytes in a sparse word: each candidate
+                    // (of the literal's length) by two overlapping loads,
+                    // no branch on the answer, so that the candidates'
+                    // loads overlap.
+                    _ if !at_least && lit.len() <= 64 => select(m, |j| {
+                        let s = start(base + j);
+                        values
+                            .get(s..s.saturating_add(lit.len()))
+                            .is_some_and(|row| eq_two_loads(row, lit))
+                    }),
                     _ => refine(m, |j| prefix_eq(values, start(base + j), lit, &ends)),
                 };
                 many = matching(m, out);
