@@ -841,7 +841,10 @@ fn prefix_eq(values: &[u8], start: usize, lit: &[u8], ends: &Ends) -> bool {
 
 /// Whether `row == lit`, both of the same length, 8 to 64 bytes: the first
 /// and the last 8, 16 or 32 bytes (overlapping) compared, with no branch on
-/// the bytes.
+/// the bytes. Two wide loads, not [`Words8::eq`]'s one per 8 bytes: `=`
+/// over 1 Mi paths, 1% matching a 36-byte literal, took 0.67-0.68 ms this
+/// way against 0.80-0.82 through `Words8` (AMD EPYC family 25 model 17,
+/// Zen 4, 2026-12-07).
 #[inline(always)]
 fn eq_two_loads(row: &[u8], lit: &[u8]) -> bool {
     #[inline(always)]
@@ -1641,10 +1644,11 @@ fn offsets_words_checked<O: Offset, const AVX2: bool, const X512: bool, const CH
                     // branch on the answer (3x faster on paths
                     // many-match, where half the candidates match; `=`
                     // over paths many-match 1.94-2.24 ms against
-                    // 2.74-2.93, Zen 4, 2026-12-07). `=` in a sparse word
-                    // keeps the compare that stops early: its candidates
-                    // are prefetched lines, and the masked loads measured
-                    // 1.2-1.65 ms against 0.88-0.90 there.
+                    // 2.74-2.93 with the early-exit compare, AMD EPYC
+                    // family 25 model 17, Zen 4, 2026-12-07). A sparse
+                    // `=` word takes the two loads below instead: the
+                    // masked loads measured 1.2-1.65 ms against 0.88-0.90
+                    // there.
                     // SAFETY: `X512` only under `offsets_words_avx512`,
                     // whose caller checked AVX-512 F and BW; `9 <= lit.len()
                     // <= 64`.
@@ -1667,19 +1671,20 @@ fn offsets_words_checked<O: Offset, const AVX2: bool, const X512: bool, const CH
                                 .is_some_and(|row| words8.eq(row))
                         })
                     }
-                    // A longer literal: one pass, the rest compared right
-                    // after a head that matches (measured faster than two
-                    // passes on 24-64-byte paths, whose heads all match).
-                    // `=` of 9 to 64 bytes in a sparse word: each candidate
-                    // (of the literal's length) by two overlapping loads,
-                    // no branch on the answer, so that the candidates'
-                    // loads overlap.
+                    // `=` of 9 to 64 bytes in a sparse word (and every
+                    // word without AVX-512): each candidate (of the
+                    // literal's length) by two overlapping loads, no
+                    // branch on the answer, so that the candidates' loads
+                    // overlap.
                     _ if !at_least && lit.len() <= 64 => select(m, |j| {
                         let s = start(base + j);
                         values
                             .get(s..s.saturating_add(lit.len()))
                             .is_some_and(|row| eq_two_loads(row, lit))
                     }),
+                    // A longer literal: one pass, the rest compared right
+                    // after a head that matches (measured faster than two
+                    // passes on 24-64-byte paths, whose heads all match).
                     _ => refine(m, |j| prefix_eq(values, start(base + j), lit, &ends)),
                 };
                 many = matching(m, out);
@@ -2685,10 +2690,6 @@ mod x512 {
                 open[word / 64] |= 1 << (word % 64);
                 continue;
             };
-            // The rows `i..i + 16`: the length test's mask, and where each
-            // row's bytes are read (its start, or its end less the
-            // literal) less the word's first offset, as `i32` (exact for
-            // the rows of a word that spans at most `PICK_SPAN` bytes).
             // What the positions are measured from: the word's first
             // offset, plus the literal's length for the rows' ends.
             let datum = if AT_END {
@@ -2696,6 +2697,10 @@ mod x512 {
             } else {
                 origin
             };
+            // The rows `i..i + 16`: the length test's mask, and where each
+            // row's bytes are read (its start, or its end less the
+            // literal) less `datum`, as `i32` (exact for the rows of a
+            // word that spans at most `PICK_SPAN` bytes).
             let group = |i: usize| -> (u16, __m512i) {
                 if wide {
                     let p = offsets.as_ptr().cast::<i64>();
