@@ -312,6 +312,28 @@ fn short_rows_in_sparse_and_dense_words() {
     }
 }
 
+/// Utf8View StartsWith of a rare prefix reads a chunk of 4096 rows' first
+/// bytes at once after a chunk of few candidates, and prefetches the
+/// candidates 8 words ahead. The word ahead may be the last, partial one:
+/// that once sliced past the views and panicked (a column of more than
+/// 4096 rows whose last chunk has 8 or more whole words before a partial
+/// one).
+#[test]
+fn view_prefix_chunks_end_in_a_partial_word() {
+    let mut rng = XorShift::new(5);
+    let lit = "ababababababab";
+    for extra in [1, 20, 63] {
+        let rows: Vec<Option<String>> = (0..64 * 64 * 2 + 64 * 12 + extra)
+            .map(|i| {
+                let n = 24 + (rng.next_u64() % 40) as usize;
+                let s = random_string(&mut rng, n);
+                Some(if i % 300 == 0 { format!("{lit}{s}") } else { s })
+            })
+            .collect();
+        check_all_layouts(&rows, lit);
+    }
+}
+
 #[test]
 fn contains_ignores_matches_across_rows() {
     // Rows whose concatenation holds the literal where no row does: the

@@ -4341,8 +4341,9 @@ fn view_kernel(
                 let m = if few {
                     let masks: &[u64] = chunk.inner().typed_data();
                     if let Some(&ahead) = masks.get(at / 64 + AHEAD_LONG) {
+                        // The word ahead may be the last, partial one.
                         let row = base + 64 * AHEAD_LONG;
-                        prefetch_view_rows(&views[row..row + 64], ahead, &data, l);
+                        prefetch_view_rows(&views[row..len.min(row + 64)], ahead, &data, l);
                     }
                     masks[at / 64]
                 } else {
