@@ -334,6 +334,73 @@ fn view_prefix_chunks_end_in_a_partial_word() {
     }
 }
 
+/// `=` of a literal of 9 to 64 bytes lists the rows of its length a block
+/// of 4096 rows at a time and compares them in a second loop, one block
+/// behind; a word of many candidates goes the word loop's way. So: columns
+/// of more than two blocks (the lists alternate) and a partial last word,
+/// runs of words with no candidate, a few and many (each word's count is
+/// what picks the path), and candidates that differ from the literal in
+/// the first, a middle or the last byte (the two loads cover all of them).
+#[test]
+fn equal_over_blocks_of_listed_rows() {
+    let mut rng = XorShift::new(91);
+    for lit in [
+        "ababababa".to_string(),
+        "ab".repeat(8),
+        "a中".repeat(4) + "ab",
+        "ab".repeat(16),
+        "ab中".repeat(6) + "abc",
+        "ab".repeat(32),
+    ] {
+        let l = lit.len();
+        let near = |rng: &mut XorShift| -> String {
+            // The literal with one byte changed (to another ASCII letter
+            // where it was one, else a whole character replaced).
+            let at = match rng.next_u64() % 3 {
+                0 => 0,
+                1 => l / 2,
+                _ => l - 1,
+            };
+            let mut b = lit.clone().into_bytes();
+            if b[at].is_ascii() {
+                b[at] = if b[at] == b'a' { b'b' } else { b'a' };
+                String::from_utf8(b).unwrap()
+            } else {
+                random_string(rng, l)
+            }
+        };
+        let mut rows: Vec<Option<String>> = Vec::new();
+        // Blocks of 64-row words: none, few, many candidates, in turn.
+        for word in 0..140 {
+            for _ in 0..64 {
+                let r = rng.next_u64();
+                let candidate = match word % 3 {
+                    0 => false,
+                    1 => r.is_multiple_of(40),
+                    _ => !r.is_multiple_of(4),
+                };
+                rows.push(if r.is_multiple_of(37) {
+                    None
+                } else if !candidate {
+                    let n = (r >> 8) as usize % 80;
+                    let n = if n == l { n + 1 } else { n };
+                    Some(random_string(&mut rng, n))
+                } else {
+                    Some(match (r >> 8) % 3 {
+                        0 => lit.clone(),
+                        1 => near(&mut rng),
+                        _ => random_string(&mut rng, l),
+                    })
+                });
+            }
+        }
+        // A partial last word, its last row the literal (at the very end
+        // of the exact values buffer).
+        rows.extend([Some(random_string(&mut rng, l)), None, Some(lit.clone())]);
+        check_all_layouts(&rows, &lit);
+    }
+}
+
 #[test]
 fn contains_ignores_matches_across_rows() {
     // Rows whose concatenation holds the literal where no row does: the
