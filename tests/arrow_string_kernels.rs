@@ -401,6 +401,58 @@ fn equal_over_blocks_of_listed_rows() {
     }
 }
 
+/// Columns of more than two 4096-row chunks (the views' prefix pass and
+/// the listed `=` go a chunk at a time, and look ahead 8 words) whose last
+/// chunk ends in a partial word, over short rows and 24-64-byte paths,
+/// literals of 1 to 20 bytes (around the 4-byte view prefix, the 8-byte
+/// head and the 12-byte inline limit), the literal rare and frequent,
+/// whole and sliced.
+#[test]
+fn columns_of_several_chunks() {
+    let mut rng = XorShift::new(404);
+    for lit in [
+        "a",
+        "abab",
+        "ababa",
+        "abababab",
+        "ababababababa",
+        "ab中ab中ab中ab中ab",
+    ] {
+        for (short, every) in [(true, 3), (true, 200), (false, 3), (false, 200)] {
+            let rows: Vec<Option<String>> = (0..64 * 64 * 2 + 64 * 11 + 37)
+                .map(|i| {
+                    let r = rng.next_u64();
+                    if r.is_multiple_of(41) {
+                        return None;
+                    }
+                    let n = if short {
+                        r as usize % 17
+                    } else {
+                        24 + r as usize % 41
+                    };
+                    let s = random_string(&mut rng, n.saturating_sub(lit.len()));
+                    Some(if i % every == 0 {
+                        match (r >> 8) % 3 {
+                            0 => format!("{lit}{s}"),
+                            1 => format!("{s}{lit}"),
+                            _ => lit.to_string(),
+                        }
+                    } else {
+                        random_string(&mut rng, n)
+                    })
+                })
+                .collect();
+            // Whole and sliced at both ends (the other slices of
+            // `check_all_layouts` cost more time than they add here).
+            for (name, column) in layouts(&rows) {
+                check(name, column.as_ref(), &rows, lit);
+                let n = rows.len();
+                check(name, column.slice(3, n - 5).as_ref(), &rows[3..n - 2], lit);
+            }
+        }
+    }
+}
+
 #[test]
 fn contains_ignores_matches_across_rows() {
     // Rows whose concatenation holds the literal where no row does: the
