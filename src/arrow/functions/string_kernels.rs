@@ -659,13 +659,18 @@ pub(super) fn words(len: usize, mut word: impl FnMut(usize, usize) -> u64) -> Bo
 /// Words of rows a block of [`eq_listed`] lists before it compares them.
 const LIST_WORDS: usize = 64;
 
+/// Blocks of [`eq_listed`] after a block of mostly dense words whose words
+/// go to the word loop unlisted.
+const DENSE_RUN: usize = 7;
+
 /// `=` of a literal of 9 to 64 bytes over trusted offsets, a block of
 /// [`LIST_WORDS`] words at a time. First the rows of the literal's length
 /// are listed from the length masks (only the offsets are read; on AVX-512
 /// 16 rows a compare, [`x512::len_mask`]), and a prefetch is issued for
 /// each listed row's first and last byte. A word with [`DENSE`] or more
-/// candidates is not listed: `dense` (the word loop's word) decides it.
-/// Then, one block behind (so that the prefetches of a whole block go
+/// candidates is not listed: `dense` (the word loop's word) decides it;
+/// after a block of mostly such words the next [`DENSE_RUN`] blocks go to
+/// `dense` whole, with no length mask first. Then, one block behind (so that the prefetches of a whole block go
 /// first), each listed row is compared by two overlapping loads
 /// ([`eq_two_loads`]) in one loop over the list, with no branch on the
 /// answer. A row whose bytes would pass the end of `values` is false
@@ -679,7 +684,8 @@ const LIST_WORDS: usize = 64;
 /// 0-20 bytes and a 12-byte literal: 0.43-0.46 ms against 1.13-1.14. Right
 /// after arrow-ord's `eq` over the same column: 0.52-0.82 against
 /// 0.76-1.10 ms. Half the rows matching (every word dense) is unchanged
-/// within noise (docs/strings.md).
+/// within noise: short rows 3.19-3.29 ms against 3.19-3.24, paths
+/// 1.56-1.64 against 1.63-1.72 (docs/strings.md).
 #[inline(always)]
 fn eq_listed<O: Offset, const AVX2: bool, const X512: bool>(
     offsets: &[O],
@@ -695,43 +701,62 @@ fn eq_listed<O: Offset, const AVX2: bool, const X512: bool>(
     // literal's length, and how many.
     let mut lists = [[0u16; 64 * LIST_WORDS]; 2];
     let mut counts = [0usize; 2];
+    // After a block of mostly dense words, the next [`DENSE_RUN`] blocks'
+    // words all go to `dense`, without a length mask first (it cost 2-4%
+    // of the time where every word is dense).
+    let mut direct = 0;
     for b in 0..=blocks {
         if b < blocks {
             let first = 64 * LIST_WORDS * b;
             let list = &mut lists[b % 2];
             let mut n = 0;
-            for w in 0..LIST_WORDS.min(bits.len() - LIST_WORDS * b) {
-                let base = first + 64 * w;
-                let k = (len - base).min(64);
-                let mut m = match offsets.get(base..base + 65) {
-                    // SAFETY: `X512` only under `offsets_words_avx512`,
-                    // whose caller checked AVX-512 F and BW.
-                    #[cfg(target_arch = "x86_64")]
-                    Some(w) if X512 => unsafe {
-                        x512::len_mask(w.try_into().expect("65 offsets"), l)
-                    },
-                    _ => len_mask::<O, AVX2>(offsets, base, k, l, false),
-                };
-                if m.count_ones() >= DENSE {
-                    bits[LIST_WORDS * b + w] = dense(base, k);
-                    continue;
+            let words = LIST_WORDS.min(bits.len() - LIST_WORDS * b);
+            if direct > 0 {
+                direct -= 1;
+                for w in 0..words {
+                    let base = first + 64 * w;
+                    bits[LIST_WORDS * b + w] = dense(base, (len - base).min(64));
                 }
-                while m != 0 {
-                    let j = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    list[n] = (64 * w + j) as u16;
-                    n += 1;
-                    #[cfg(target_arch = "x86_64")]
-                    {
-                        let p = values.as_ptr().wrapping_add(offsets[base + j].as_usize());
-                        // SAFETY: a prefetch is a hint that reads nothing
-                        // and never faults, whatever the address.
-                        unsafe {
-                            use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                            _mm_prefetch::<_MM_HINT_T0>(p.cast());
-                            _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(lit.len() - 1).cast());
+            } else {
+                let mut dense_words = 0;
+                for w in 0..words {
+                    let base = first + 64 * w;
+                    let k = (len - base).min(64);
+                    let mut m = match offsets.get(base..base + 65) {
+                        // SAFETY: `X512` only under `offsets_words_avx512`,
+                        // whose caller checked AVX-512 F and BW.
+                        #[cfg(target_arch = "x86_64")]
+                        Some(w) if X512 => unsafe {
+                            x512::len_mask(w.try_into().expect("65 offsets"), l)
+                        },
+                        _ => len_mask::<O, AVX2>(offsets, base, k, l, false),
+                    };
+                    if m.count_ones() >= DENSE {
+                        bits[LIST_WORDS * b + w] = dense(base, k);
+                        dense_words += 1;
+                        continue;
+                    }
+                    while m != 0 {
+                        let j = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        list[n] = (64 * w + j) as u16;
+                        n += 1;
+                        #[cfg(target_arch = "x86_64")]
+                        {
+                            let p = values.as_ptr().wrapping_add(offsets[base + j].as_usize());
+                            // SAFETY: a prefetch is a hint that reads
+                            // nothing and never faults, whatever the
+                            // address.
+                            unsafe {
+                                use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                                _mm_prefetch::<_MM_HINT_T0>(p.cast());
+                                _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(lit.len() - 1).cast());
+                            }
                         }
                     }
+                }
+                if dense_words * 4 >= words * 3 {
+                    direct = DENSE_RUN;
                 }
             }
             counts[b % 2] = n;
@@ -4957,9 +4982,10 @@ mod tests {
 
     /// `=` of 9 to 64 bytes ([`eq_listed`]) on every word kernel the CPU
     /// runs (portable, AVX2, AVX-512), `i32` and `i64` offsets, against a
-    /// row-by-row compare: columns of more than two blocks of listed rows
-    /// (the lists alternate), words with no candidate, a few and many (the
-    /// word loop's), candidates one byte off the literal at its first, a
+    /// row-by-row compare: columns of many blocks of listed rows (the lists
+    /// alternate), words with no candidate, a few and many (the word
+    /// loop's), a block of dense words and the unlisted blocks after it,
+    /// candidates one byte off the literal at its first, a
     /// middle and its last byte, a partial last word, values exactly as
     /// long as the offsets need, and sliced offsets.
     #[test]
@@ -4970,10 +4996,14 @@ mod tests {
             let lit: Vec<u8> = (0..l).map(|i| b'a' + (i % 5) as u8).collect();
             let mut offsets = vec![0i64];
             let mut values = Vec::new();
-            let rows = 64 * LIST_WORDS * 2 + 64 * 5 + 7;
+            let block = 64 * LIST_WORDS;
+            let rows = block * (DENSE_RUN + 4) + 64 * 5 + 7;
             for i in 0..rows {
                 let r = next();
+                // The second block all dense words: the next `DENSE_RUN`
+                // go to the word loop unlisted, then lists again.
                 let candidate = match (i / 64) % 3 {
+                    _ if i / block == 1 => !r.is_multiple_of(4),
                     0 => false,
                     1 => r.is_multiple_of(30),
                     _ => !r.is_multiple_of(4),
