@@ -23,9 +23,11 @@
 //!   literal of 1 to 4 bytes (trusted offsets), the words of short rows are
 //!   decided first, all in one loop: each row's 4 bytes picked into a lane
 //!   from a 128-byte window by one byte permute, 16 rows a step. `=` of 9
-//!   to 64 bytes compares each candidate with no branch on the answer: two
-//!   overlapping loads in a sparse word, one masked load (AVX-512) in a
-//!   dense one. A load
+//!   to 64 bytes compares each candidate with no branch on the answer: one
+//!   masked load (AVX-512) in a dense word, two overlapping loads in a
+//!   sparse one, whose candidates (over trusted offsets) are first listed
+//!   a block of 64 words at a time and then compared in one loop
+//!   ([`eq_listed`]). A load
 //!   never reads outside the values buffer: a buffer imported through the C
 //!   Data Interface has no padding, so a prefix load that would run past the
 //!   end (the last rows) and a suffix load that would start before the
@@ -670,22 +672,20 @@ const DENSE_RUN: usize = 7;
 /// each listed row's first and last byte. A word with [`DENSE`] or more
 /// candidates is not listed: `dense` (the word loop's word) decides it;
 /// after a block of mostly such words the next [`DENSE_RUN`] blocks go to
-/// `dense` whole, with no length mask first. Then, one block behind (so that the prefetches of a whole block go
-/// first), each listed row is compared by two overlapping loads
-/// ([`eq_two_loads`]) in one loop over the list, with no branch on the
-/// answer. A row whose bytes would pass the end of `values` is false
-/// (never with valid offsets).
+/// `dense` whole, with no length mask first. Then, one block behind (so
+/// that the prefetches of a whole block go first), each listed row is
+/// compared by two overlapping loads ([`eq_two_loads`]) in one loop over
+/// the list, with no branch on the answer. A row whose bytes would pass
+/// the end of `values` is false (never with valid offsets).
 ///
 /// The word loop compared each sparse word's candidates in a loop of its
-/// own, whose exit mispredicts every word, and prefetched 8 words ahead.
-/// On AMD EPYC family 25 model 17 (Zen 4, 2026-12-07), 1 Mi rows of 24-64
-/// bytes, a 36-byte literal, 1% matching, the kernel called over and over
-/// (its lines in cache): 0.47-0.49 ms against 0.69-0.72; over 1 Mi rows of
-/// 0-20 bytes and a 12-byte literal: 0.43-0.46 ms against 1.13-1.14. Right
-/// after arrow-ord's `eq` over the same column: 0.52-0.82 against
-/// 0.76-1.10 ms. Half the rows matching (every word dense) is unchanged
-/// within noise: short rows 3.19-3.29 ms against 3.19-3.24, paths
-/// 1.56-1.64 against 1.63-1.72 (docs/strings.md).
+/// own, whose exit mispredicts every word. On AMD EPYC family 25 model 17
+/// (Zen 4, 2026-12-07), 1 Mi rows, 1% of them the literal, least of 24
+/// to 45 calls, the word loop (f92a6bb) against this: 24-64-byte rows and a
+/// 36-byte literal 0.665-0.696 ms against 0.389-0.499; 0-20-byte rows and
+/// a 12-byte literal 1.13-1.18 against 0.448. Half the rows the literal
+/// (every word dense): 0-20-byte rows 3.19-3.24 against 3.19-3.26, paths
+/// 1.63-1.72 against 1.56-1.64 (docs/strings.md).
 #[inline(always)]
 fn eq_listed<O: Offset, const AVX2: bool, const X512: bool>(
     offsets: &[O],
@@ -2546,9 +2546,10 @@ mod x512 {
 
     /// The length mask of a whole word of rows, `w` its 65 offsets: bit
     /// `j` set when row `j` is `l` bytes long, 16 rows a compare (`i64`
-    /// offsets: 8). On AMD EPYC family 25 model
-    /// 17 (Zen 4) [`Offset::len_mask_avx2`], eight rows a compare, cost
-    /// [`eq_listed`](super::eq_listed) a third of its time over 1 Mi paths.
+    /// offsets: 8). With [`Offset::len_mask_avx2`] (eight rows a compare)
+    /// instead, [`eq_listed`](super::eq_listed) took 0.56-0.64 ms against
+    /// 0.47-0.49 over 1 Mi paths, 1% matching (AMD EPYC family 25 model 17,
+    /// Zen 4, 2026-12-07).
     ///
     /// # Safety
     ///
