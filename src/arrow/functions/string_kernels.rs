@@ -727,7 +727,7 @@ fn eq_listed<O: Offset, const AVX2: bool, const X512: bool>(
                         // whose caller checked AVX-512 F and BW.
                         #[cfg(target_arch = "x86_64")]
                         Some(w) if X512 => unsafe {
-                            x512::len_mask(w.try_into().expect("65 offsets"), l)
+                            x512::len_mask(w.try_into().expect("65 offsets"), l, false)
                         },
                         _ => len_mask::<O, AVX2>(offsets, base, k, l, false),
                     };
@@ -1102,7 +1102,7 @@ impl LazyText {
 /// is always inlined (as a closure it was not, and lost AVX2).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn lengths_checked<O: Offset, const AVX2: bool, const CHECKED: bool>(
+fn lengths_checked<O: Offset, const AVX2: bool, const X512: bool, const CHECKED: bool>(
     offsets: &[O],
     values: &[u8],
     base: usize,
@@ -1114,6 +1114,12 @@ fn lengths_checked<O: Offset, const AVX2: bool, const CHECKED: bool>(
     checked: &impl Fn(usize, usize) -> bool,
 ) -> Option<u64> {
     if !CHECKED {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(w) = offsets.get(base..base + 65).filter(|_| X512 && k == 64) {
+            // SAFETY: `X512` only under `offsets_words_avx512`, whose
+            // caller checked AVX-512 F and BW.
+            return Some(unsafe { x512::len_mask(w.try_into().expect("65 offsets"), l, at_least) });
+        }
         return Some(len_mask::<O, AVX2>(offsets, base, k, l, at_least));
     }
     let (m, short) = len_mask_short::<O, AVX2>(offsets, base, k, l, at_least, values.len());
@@ -1655,7 +1661,7 @@ fn offsets_words_checked<O: Offset, const AVX2: bool, const X512: bool, const CH
     // by the caller, by the OR of its heads or tails when it loads them
     // all, else by `checked`.
     let lengths = |base: usize, k: usize, at_least: bool, pending: &mut bool| -> Option<u64> {
-        lengths_checked::<O, AVX2, CHECKED>(
+        lengths_checked::<O, AVX2, X512, CHECKED>(
             offsets, values, base, k, l, at_least, utf8, pending, &checked,
         )
     };
@@ -2575,18 +2581,22 @@ mod x512 {
     }
 
     /// The length mask of a whole word of rows, `w` its 65 offsets: bit
-    /// `j` set when row `j` is `l` bytes long, 16 rows a compare (`i64`
-    /// offsets: 8). With [`Offset::len_mask_avx2`] (eight rows a compare)
-    /// instead, [`eq_listed`](super::eq_listed) took 0.56-0.64 ms against
-    /// 0.47-0.49 over 1 Mi paths, 1% matching (AMD EPYC family 25 model 17,
-    /// Zen 4, 2026-12-07).
+    /// `j` set when row `j` is `l` bytes long (`at_least`: at least `l`),
+    /// 16 rows a compare (`i64` offsets: 8). With
+    /// [`Offset::len_mask_avx2`] (eight rows a compare) instead,
+    /// [`eq_listed`](super::eq_listed) took 0.56-0.64 ms against 0.47-0.49
+    /// over 1 Mi paths, 1% matching (AMD EPYC family 25 model 17, Zen 4,
+    /// 2026-12-07). The trusted word loop's `lengths` (StartsWith and
+    /// EndsWith over rows its AVX-512 word does not take) uses it too:
+    /// EndsWith over short rows, many matching, 0.81-0.83x the time with
+    /// the AVX2 mask (2026-12-08, same CPU, docs/strings.md).
     ///
     /// # Safety
     ///
     /// The CPU must have AVX-512 F and BW.
     #[target_feature(enable = "avx512f,avx512bw")]
     #[inline]
-    pub(super) unsafe fn len_mask<O: super::Offset>(w: &[O; 65], l: O) -> u64 {
+    pub(super) unsafe fn len_mask<O: super::Offset>(w: &[O; 65], l: O, at_least: bool) -> u64 {
         let mut m = 0u64;
         if core::mem::size_of::<O>() == 8 {
             let p = w.as_ptr().cast::<i64>();
@@ -2600,7 +2610,12 @@ mod x512 {
                         _mm512_loadu_si512(p.add(8 * c + 1).cast()),
                     )
                 };
-                let hit = _mm512_cmpeq_epi64_mask(_mm512_sub_epi64(b, a), want);
+                let n = _mm512_sub_epi64(b, a);
+                let hit = if at_least {
+                    _mm512_cmpge_epi64_mask(n, want)
+                } else {
+                    _mm512_cmpeq_epi64_mask(n, want)
+                };
                 m |= u64::from(hit) << (8 * c);
             }
         } else {
@@ -2615,7 +2630,12 @@ mod x512 {
                         _mm512_loadu_si512(p.add(16 * c + 1).cast()),
                     )
                 };
-                let hit = _mm512_cmpeq_epi32_mask(_mm512_sub_epi32(b, a), want);
+                let n = _mm512_sub_epi32(b, a);
+                let hit = if at_least {
+                    _mm512_cmpge_epi32_mask(n, want)
+                } else {
+                    _mm512_cmpeq_epi32_mask(n, want)
+                };
                 m |= u64::from(hit) << (16 * c);
             }
         }
