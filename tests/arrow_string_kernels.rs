@@ -18,7 +18,7 @@ use bitbytes::arrow::{
     string_match, CompareOp, Function, LeafFunction, NullFalseLeafBinaryFunction, StringMatch,
 };
 use proptest::prelude::*;
-use string_columns::{layouts, oracle};
+use string_columns::{layouts, like_pattern, oracle};
 use xorshift::XorShift;
 
 /// A string of exactly `n` bytes from `a`, `b`, `é` (2 bytes) and `中` (3
@@ -172,23 +172,6 @@ fn check(name: &str, column: &dyn Array, rows: &[Option<String>], lit: &str) {
             want_not,
             "{name} NotLike {like:?}"
         );
-    }
-}
-
-/// The Like pattern that reduces to `test` of `lit` (escaping `%`, `_`, `\`).
-fn like_pattern(test: StringMatch, lit: &str) -> String {
-    let mut e = String::new();
-    for c in lit.chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            e.push('\\');
-        }
-        e.push(c);
-    }
-    match test {
-        StringMatch::Equal => e,
-        StringMatch::StartsWith => format!("{e}%"),
-        StringMatch::EndsWith => format!("%{e}"),
-        StringMatch::Contains => format!("%{e}%"),
     }
 }
 

@@ -20,7 +20,7 @@ use bitbytes::arrow::{
     string_match, string_match_offsets, string_match_utf8, Function, InStrategy, LeafFunction,
     MultiLiteralsLeafFunction, StringMatch, StringOffset,
 };
-use string_columns::{layouts, literals_of, oracle};
+use string_columns::{layouts, like_pattern, literals_of, oracle};
 
 /// Rows and literals are spelt from these pieces (multi-byte included, so
 /// prefixes end inside characters).
@@ -31,23 +31,6 @@ fn spell(bytes: &mut impl Iterator<Item = u8>, n: usize) -> String {
     (0..n)
         .map(|_| PIECES[usize::from(bytes.next().unwrap_or(0)) % PIECES.len()])
         .collect()
-}
-
-/// The Like pattern that reduces to `test` of `lit`.
-fn like_pattern(test: StringMatch, lit: &str) -> String {
-    let mut e = String::new();
-    for c in lit.chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            e.push('\\');
-        }
-        e.push(c);
-    }
-    match test {
-        StringMatch::Equal => e,
-        StringMatch::StartsWith => format!("{e}%"),
-        StringMatch::EndsWith => format!("%{e}"),
-        StringMatch::Contains => format!("%{e}%"),
-    }
 }
 
 /// `string_match_offsets` over `offsets` and `values`, every test: an

@@ -1,6 +1,7 @@
 //! String columns in every layout the string kernels read, built from plain
 //! `Option<String>` rows, and the row-by-row oracle over `&str`. Included by
-//! path from tests/arrow_string_kernels.rs and the `strings` fuzz target.
+//! path from tests/arrow_string_kernels.rs, tests/arrow_in.rs and the
+//! `strings` / `strings_chunks` fuzz targets (fuzz/fuzz_targets/strings_check.rs).
 //!
 //! Utf8 and LargeUtf8 are assembled by hand from exact `Vec`s (offsets and
 //! values of exactly the size the rows need, no slack), as a buffer imported
@@ -173,4 +174,21 @@ pub fn layouts(rows: &[Option<String>]) -> Vec<(&'static str, ArrayRef)> {
         out.push(("Dictionary(Int8, Utf8)", d));
     }
     out
+}
+
+/// The Like pattern that reduces to `test` of `lit` (escaping `%`, `_`, `\`).
+pub fn like_pattern(test: StringMatch, lit: &str) -> String {
+    let mut e = String::new();
+    for c in lit.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            e.push('\\');
+        }
+        e.push(c);
+    }
+    match test {
+        StringMatch::Equal => e,
+        StringMatch::StartsWith => format!("{e}%"),
+        StringMatch::EndsWith => format!("%{e}"),
+        StringMatch::Contains => format!("%{e}%"),
+    }
 }
