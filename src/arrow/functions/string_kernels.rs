@@ -2588,7 +2588,7 @@ mod x512 {
     /// over 1 Mi paths, 1% matching (AMD EPYC family 25 model 17, Zen 4,
     /// 2026-12-07). The trusted word loop's `lengths` (StartsWith and
     /// EndsWith over rows its AVX-512 word does not take) uses it too:
-    /// EndsWith over short rows, many matching, 0.81-0.83x the time with
+    /// EndsWith over short rows, many matching, 0.80-0.83x the time with
     /// the AVX2 mask (2026-12-08, same CPU, docs/strings.md).
     ///
     /// # Safety
