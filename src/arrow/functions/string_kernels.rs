@@ -908,7 +908,7 @@ pub(super) fn eq_bytes(a: &[u8], b: &[u8]) -> bool {
 /// loop [`eq_bytes`] runs on the 1-7 bytes left made `=` of a 12-byte
 /// literal over rows of 0-20 bytes, half of them equal to it, slower than
 /// of a 16-byte one: 3.21-3.24 ms against 2.67-2.69 per 1 Mi rows; with
-/// the overlapping load 2.42-2.48 ms (arrow-ord's `eq` 5.3-5.5 ms; AMD
+/// the overlapping load 2.42-2.48 ms (arrow-ord's `eq` 5.37-5.54 ms; AMD
 /// EPYC family 25 model 17, Zen 4, 2026-12-08).
 #[inline(always)]
 fn eq_after_head(values: &[u8], start: usize, lit: &[u8]) -> bool {
