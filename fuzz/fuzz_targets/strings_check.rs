@@ -118,7 +118,8 @@ pub fn run(data: &[u8], chunks: bool) {
     // kernels' blocks of 64 words: the listed `=`'s blocks, Utf8View's
     // prefetch a chunk ahead), ending where bits 3-4 of the first byte
     // pick: on a word's end or inside one.
-    let base_len = rows.len();
+    // The distinct rows: those before any repeat.
+    let base = rows.len();
     let tiled = chunks && !rows.is_empty();
     if tiled {
         let total = 8192 + 301 * usize::from(data[0] >> 3 & 3);
@@ -163,10 +164,8 @@ pub fn run(data: &[u8], chunks: bool) {
             check_offsets(&o[offset.min(o.len() - 1)..], v, lit.as_bytes());
         }
     }
-    // The oracle's answers per distinct row (the rows before any repeat),
-    // looked up by index: a tiled input asks the oracle 300 times, not
-    // 9,000.
-    let base = rows.len().min(base_len);
+    // The oracle's answers per distinct row, looked up by index: a tiled
+    // input asks the oracle 300 times, not 9,000.
     let answers: Vec<[Option<bool>; 4]> = rows[..base]
         .iter()
         .map(|r| StringMatch::ALL.map(|test| oracle(test, r.as_deref(), &lit)))
